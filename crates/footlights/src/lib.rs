@@ -1,0 +1,1 @@
+//! Footlights: an actor runtime (being built).
