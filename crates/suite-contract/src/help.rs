@@ -1,0 +1,90 @@
+//! The `--help` text: usage, output and exit statuses, then every benchmark with what it
+//! stresses, its parameters (quick default and range) and the seed parameters.
+
+use std::fmt::Write as _;
+
+use crate::bench::Bench;
+
+/// The help text for a suite program called `program`, ending in a newline.
+///
+/// ```
+/// let help = suite_contract::help_text("kameo-suite");
+/// assert!(help.starts_with("Usage: kameo-suite BENCH [NAME=VALUE ...]"));
+/// assert!(help.contains("hops"));
+/// assert!(help.contains("1000000"));
+/// assert!(help.contains("Savina default"));
+/// ```
+pub fn help_text(program: &str) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_help(&mut out, program);
+    out
+}
+
+fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
+    writeln!(out, "Usage: {program} BENCH [NAME=VALUE ...]")?;
+    writeln!(out, "       {program} --help")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Runs one benchmark of the actor benchmark suite and prints one line on stdout:"
+    )?;
+    writeln!(out, "  result bench=NAME check=VALUE [KEY=VALUE ...]")?;
+    writeln!(
+        out,
+        "Parameters not given take their quick values. Values are non-negative decimal integers."
+    )?;
+    writeln!(
+        out,
+        "Exit status: 0 on success, 1 if the run fails, 2 on bad input (one line on stderr)."
+    )?;
+    writeln!(out)?;
+    writeln!(out, "Benchmarks (parameter: quick value, inclusive range):")?;
+    let width = Bench::ALL
+        .iter()
+        .flat_map(|b| b.params())
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    for bench in Bench::ALL {
+        writeln!(out)?;
+        writeln!(out, "  {bench}: {}", bench.stresses())?;
+        for p in bench.params() {
+            writeln!(
+                out,
+                "    {:<width$}  quick {:<10}  range {}..={}",
+                p.name, p.quick, p.min, p.max
+            )?;
+        }
+        if bench == Bench::Skynet {
+            writeln!(out, "    size must be a power of div (div^0 = 1 allowed)")?;
+        }
+        writeln!(out, "    seed: {}", bench.seed())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_every_benchmark_parameter_default_range_and_seed() {
+        let help = help_text("x");
+        for bench in Bench::ALL {
+            assert!(help.contains(&format!("  {bench}: ")), "{bench}");
+            assert!(help.contains(bench.seed()), "{bench}");
+            for p in bench.params() {
+                let range = format!("range {}..={}", p.min, p.max);
+                let line = help
+                    .lines()
+                    .find(|l| {
+                        l.trim_start().starts_with(&format!("{} ", p.name)) && l.contains(&range)
+                    })
+                    .unwrap_or_else(|| panic!("{bench} {}", p.name));
+                assert!(line.contains(&format!("quick {}", p.quick)), "{line}");
+            }
+        }
+        assert!(help.ends_with('\n'));
+    }
+}
