@@ -1,0 +1,3 @@
+module footlights/peers/go
+
+go 1.26
