@@ -1,0 +1,36 @@
+%% @doc bang: many senders flooding one receiver (BenchErl's bang).
+%%
+%% The runner spawns one receiver and `Senders' sender processes. Each sender
+%% sends `Messages' `{msg, self()}' messages to the receiver and then
+%% `{done, self()}'. Messages from one sender arrive in the order sent, so a
+%% sender's `done' comes after all its messages. The receiver counts every
+%% `msg' it takes from its mailbox until it has seen `Senders' `done'
+%% messages, then sends the count to the runner: the check.
+-module(bang).
+
+-export([run/1]).
+
+-spec run(#{senders := pos_integer(), messages := non_neg_integer()}) ->
+          [{check, non_neg_integer()}].
+run(#{senders := Senders, messages := Messages}) ->
+    Runner = self(),
+    Receiver = spawn_link(fun() -> receiver(Senders, 0, Runner) end),
+    lists:foreach(fun(_) -> spawn_link(fun() -> sender(Messages, Receiver) end) end,
+                  lists:seq(1, Senders)),
+    receive
+        {received, Count} -> [{check, Count}]
+    end.
+
+receiver(0, Count, Runner) ->
+    Runner ! {received, Count};
+receiver(Senders, Count, Runner) ->
+    receive
+        {msg, _From} -> receiver(Senders, Count + 1, Runner);
+        {done, _From} -> receiver(Senders - 1, Count, Runner)
+    end.
+
+sender(0, Receiver) ->
+    Receiver ! {done, self()};
+sender(Left, Receiver) ->
+    Receiver ! {msg, self()},
+    sender(Left - 1, Receiver).

@@ -1,0 +1,106 @@
+%% @doc Entry point of the Erlang/OTP suite: `suite:main/1' gets the argument
+%% strings (`erl ... -run suite main BENCH NAME=VALUE ...'), validates them with
+%% `suite_args', runs the benchmark and prints the one result line.
+%%
+%% The benchmark runs in its own process, the runner, watched by a monitor:
+%% the runner calls `Bench:run(Params)', sends the result back and then exits
+%% with reason `shutdown', so that every process it linked (rings, workers,
+%% trees) goes down with it. If the runner ends any other way (a crash
+%% anywhere in the linked processes reaches it through its links), the main
+%% process sees the `DOWN' message, prints one error line and halts with 1.
+%% A guard timer (default one hour, `SUITE_TIMEOUT_SECS' to change it) ends a
+%% run that stops making progress, so the program never hangs.
+%%
+%% Exit statuses: 0 success, 1 failure during the run, 2 bad input.
+%% The only line on standard output is `result bench=NAME check=VALUE ...'.
+-module(suite).
+
+-export([main/0, main/1, run/2, run_args/1, result_line/2]).
+
+-define(DEFAULT_TIMEOUT_SECS, 3600).
+
+%% @doc Called by `-run suite main' with no arguments: takes the plain
+%% arguments (those after `-extra'), so `-run suite main -extra ARGS' works too.
+-spec main() -> no_return().
+main() ->
+    main(init:get_plain_arguments()).
+
+%% @doc Validates the arguments, runs the benchmark, prints, halts.
+-spec main([string()]) -> no_return().
+main(Args) ->
+    logger_to_stderr(),
+    case suite_args:parse(Args) of
+        {error, Message} ->
+            io:format(standard_error, "error: ~ts~n", [Message]),
+            halt(2);
+        {ok, Bench, Params} ->
+            case run(Bench, Params) of
+                {ok, Line} ->
+                    io:format("~s~n", [Line]),
+                    halt(0);
+                {error, Reason} ->
+                    io:format(standard_error, "error: ~s: run failed: ~0tp~n",
+                              [Bench, Reason]),
+                    halt(1)
+            end
+    end.
+
+%% @doc Parses and runs in the calling Erlang node (used by the tests).
+-spec run_args([string()]) -> {ok, string()} | {error, term()}.
+run_args(Args) ->
+    case suite_args:parse(Args) of
+        {ok, Bench, Params} -> run(Bench, Params);
+        {error, Message} -> {error, {bad_input, Message}}
+    end.
+
+%% @doc Runs one benchmark in a monitored runner process and formats its
+%% result line. The benchmark's module has the benchmark's name and exports
+%% `run/1', which returns `[{check, V} | Extra]' (values: integers, binaries or lists of integers).
+-spec run(suite_args:bench(), suite_args:params()) -> {ok, string()} | {error, term()}.
+run(Bench, Params) ->
+    Parent = self(),
+    Tag = make_ref(),
+    {Runner, Monitor} =
+        spawn_monitor(fun() ->
+                              Result = Bench:run(Params),
+                              Parent ! {Tag, Result},
+                              exit(shutdown)
+                      end),
+    receive
+        {Tag, Result} ->
+            erlang:demonitor(Monitor, [flush]),
+            {ok, result_line(Bench, Result)};
+        {'DOWN', Monitor, process, Runner, Reason} ->
+            {error, Reason}
+    after timeout_ms() ->
+            exit(Runner, kill),
+            erlang:demonitor(Monitor, [flush]),
+            {error, {timeout, timeout_ms() div 1000, seconds}}
+    end.
+
+%% @doc `result bench=NAME key=value ...' from a benchmark's result pairs.
+-spec result_line(atom(), [{atom(), term()}]) -> string().
+result_line(Bench, Pairs) ->
+    lists:flatten(["result bench=", atom_to_list(Bench),
+                   [[" ", atom_to_list(K), "=", value(V)] || {K, V} <- Pairs]]).
+
+%% An integer, a binary (printed as is) or a list of integers (comma-joined).
+value(V) when is_integer(V) -> integer_to_list(V);
+value(V) when is_binary(V) -> binary_to_list(V);
+value(L) when is_list(L) -> lists:join(",", [integer_to_list(I) || I <- L]).
+
+timeout_ms() ->
+    case os:getenv("SUITE_TIMEOUT_SECS") of
+        false ->
+            ?DEFAULT_TIMEOUT_SECS * 1000;
+        S ->
+            try list_to_integer(S) * 1000
+            catch error:badarg -> ?DEFAULT_TIMEOUT_SECS * 1000
+            end
+    end.
+
+%% Crash reports and other log events go to standard error, never stdout.
+logger_to_stderr() ->
+    _ = logger:remove_handler(default),
+    ok = logger:add_handler(default, logger_std_h,
+                            #{config => #{type => standard_error}}).
