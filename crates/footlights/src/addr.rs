@@ -1,0 +1,146 @@
+//! Addresses: how anybody, inside or outside the runtime, reaches an actor.
+//!
+//! An [`Addr`] is a counted reference to the actor's cell. Sending pushes onto the lock-free
+//! mailbox and, if the push found the actor idle, schedules it; nothing else is allocated
+//! and no lock is taken. Dropping the last address of an idle actor lets it be collected.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use crate::cell::{ActorCell, Envelope};
+use crate::reply::{self, Reply, ReplyTo};
+use crate::Actor;
+
+/// The address of an actor of type `A`: cheap to clone, `Send + Sync`.
+///
+/// ```
+/// use footlights::{Actor, Context, System};
+///
+/// struct Echo;
+/// impl Actor for Echo {
+///     type Msg = (u32, footlights::ReplyTo<u32>);
+///     fn handle(&mut self, _ctx: &mut Context<Self>, (n, reply): Self::Msg) {
+///         let _ = reply.send(n);
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let system = System::builder().threads(1).build()?;
+/// let echo = system.spawn(Echo);
+/// let answer = echo.ask(|reply| (42, reply))?.wait()?;
+/// assert_eq!(answer, 42);
+/// # Ok(()) }
+/// ```
+pub struct Addr<A: Actor> {
+    cell: Arc<ActorCell<A>>,
+}
+
+/// A message that could not be delivered because the actor has stopped (or its system has
+/// shut down). The message is inside: nothing is dropped silently.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SendError<M>(pub M);
+
+impl<M> SendError<M> {
+    /// The message that was not delivered.
+    pub fn into_inner(self) -> M {
+        self.0
+    }
+}
+
+impl<M> fmt::Debug for SendError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SendError(..)")
+    }
+}
+
+impl<M> fmt::Display for SendError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the actor has stopped; the message was not delivered")
+    }
+}
+
+impl<M> std::error::Error for SendError<M> {}
+
+impl<A: Actor> Addr<A> {
+    /// Wraps a cell whose address count already includes this address.
+    pub(crate) fn from_counted(cell: Arc<ActorCell<A>>) -> Self {
+        Addr { cell }
+    }
+
+    /// Makes a new address for a cell (counts it).
+    pub(crate) fn new_for(cell: &Arc<ActorCell<A>>) -> Self {
+        cell.add_addr();
+        Addr {
+            cell: Arc::clone(cell),
+        }
+    }
+
+    /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped.
+    pub fn send(&self, msg: A::Msg) -> Result<(), SendError<A::Msg>> {
+        self.cell.deliver(Envelope::Msg(msg)).map_err(|e| match e {
+            Envelope::Msg(m) => SendError(m),
+            Envelope::Call(_) => unreachable!("a message comes back as it went"),
+        })
+    }
+
+    /// Sends a request built by `make` around a fresh [`ReplyTo`], and returns the
+    /// [`Reply`] to wait on, `.await`, or continue on with [`crate::Context::then`].
+    pub fn ask<R>(
+        &self,
+        make: impl FnOnce(ReplyTo<R>) -> A::Msg,
+    ) -> Result<Reply<R>, SendError<A::Msg>> {
+        let (reply_to, reply) = reply::pair();
+        self.send(make(reply_to))?;
+        Ok(reply)
+    }
+
+    pub(crate) fn call(&self, call: crate::cell::Call<A>) -> Result<(), crate::cell::Call<A>> {
+        self.cell.deliver(Envelope::Call(call)).map_err(|e| match e {
+            Envelope::Call(c) => c,
+            Envelope::Msg(_) => unreachable!("a call comes back as it went"),
+        })
+    }
+
+    /// Whether the actor has stopped (a later send will fail).
+    pub fn is_stopped(&self) -> bool {
+        self.cell.is_stopped()
+    }
+
+    /// How many messages the actor has handled so far.
+    pub fn messages_handled(&self) -> u64 {
+        self.cell.messages_handled()
+    }
+}
+
+impl<A: Actor> Clone for Addr<A> {
+    fn clone(&self) -> Self {
+        Addr::new_for(&self.cell)
+    }
+}
+
+impl<A: Actor> Drop for Addr<A> {
+    fn drop(&mut self) {
+        self.cell.release_addr();
+    }
+}
+
+impl<A: Actor> PartialEq for Addr<A> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.cell, &other.cell)
+    }
+}
+
+impl<A: Actor> Eq for Addr<A> {}
+
+impl<A: Actor> Hash for Addr<A> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Arc::as_ptr(&self.cell).hash(state);
+    }
+}
+
+impl<A: Actor> fmt::Debug for Addr<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Addr<{}>({:p})", std::any::type_name::<A>(), Arc::as_ptr(&self.cell))
+    }
+}

@@ -1,0 +1,117 @@
+//! The context a handler runs in: its own address, spawning, stopping, and continuing on
+//! replies.
+
+use std::sync::Arc;
+
+use crate::cell::ActorCell;
+use crate::reply::{Canceled, Reply};
+use crate::{Actor, Addr};
+
+/// What a handler can do besides changing its own state. Passed to every
+/// [`Actor`] method.
+///
+/// ```
+/// use footlights::{Actor, Context, System};
+///
+/// /// Counts down by spawning a chain of actors, then stops.
+/// struct Link { left: u32 }
+/// impl Actor for Link {
+///     type Msg = ();
+///     fn handle(&mut self, ctx: &mut Context<Self>, (): ()) {
+///         if self.left > 0 {
+///             let next = ctx.spawn(Link { left: self.left - 1 });
+///             let _ = next.send(());
+///         }
+///         ctx.stop();
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let system = System::builder().threads(2).build()?;
+/// system.spawn(Link { left: 100 }).send(())?;
+/// system.wait_quiescent();
+/// assert_eq!(system.metrics().live_actors(), 0);
+/// # Ok(()) }
+/// ```
+pub struct Context<'a, A: Actor> {
+    cell: &'a Arc<ActorCell<A>>,
+    pub(crate) stopping: bool,
+}
+
+impl<'a, A: Actor> Context<'a, A> {
+    pub(crate) fn new(cell: &'a Arc<ActorCell<A>>, stopping: bool) -> Self {
+        Context { cell, stopping }
+    }
+
+    /// This actor's own address.
+    pub fn addr(&self) -> Addr<A> {
+        Addr::new_for(self.cell)
+    }
+
+    /// Spawns a new actor on the same system. It starts on this worker's queue (idle workers
+    /// steal it if this one is busy).
+    pub fn spawn<B: Actor>(&self, actor: B) -> Addr<B> {
+        ActorCell::spawn(&self.cell.shared, actor)
+    }
+
+    /// Stops this actor after the current message: its `stopped` hook runs, its state is
+    /// dropped, and later sends to it fail.
+    pub fn stop(&mut self) {
+        self.stopping = true;
+    }
+
+    /// Whether [`Context::stop`] was called (or the actor is stopping).
+    pub fn is_stopping(&self) -> bool {
+        self.stopping
+    }
+
+    /// Number of worker threads in this actor's system.
+    pub fn threads(&self) -> usize {
+        self.cell.shared.sched.threads()
+    }
+
+    /// Continues with `k` when `reply` completes, without blocking this worker: `k` runs
+    /// later as a turn of this actor, with its state, like a message. The pending reply keeps
+    /// the actor alive.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, Reply, ReplyTo, System};
+    ///
+    /// struct Doubler;
+    /// impl Actor for Doubler {
+    ///     type Msg = (u64, ReplyTo<u64>);
+    ///     fn handle(&mut self, _: &mut Context<Self>, (n, r): Self::Msg) { let _ = r.send(2 * n); }
+    /// }
+    ///
+    /// /// Asks a doubler, then answers its own requester with the result plus one.
+    /// struct Client { doubler: footlights::Addr<Doubler> }
+    /// impl Actor for Client {
+    ///     type Msg = (u64, ReplyTo<u64>);
+    ///     fn handle(&mut self, ctx: &mut Context<Self>, (n, answer): Self::Msg) {
+    ///         let reply: Reply<u64> = self.doubler.ask(|r| (n, r)).expect("doubler alive");
+    ///         ctx.then(reply, move |_client, _ctx, doubled| {
+    ///             let _ = answer.send(doubled.unwrap_or(0) + 1);
+    ///         });
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let doubler = system.spawn(Doubler);
+    /// let client = system.spawn(Client { doubler });
+    /// assert_eq!(client.ask(|r| (20, r))?.wait()?, 41);
+    /// # Ok(()) }
+    /// ```
+    pub fn then<R: Send + 'static>(
+        &self,
+        reply: Reply<R>,
+        k: impl FnOnce(&mut A, &mut Context<'_, A>, Result<R, Canceled>) + Send + 'static,
+    ) {
+        let me = self.addr();
+        reply.on_complete(Box::new(move |outcome| {
+            // If the actor stopped meanwhile, the continuation is dropped with its outcome:
+            // there is no state left to continue with.
+            let _ = me.call(Box::new(move |actor, ctx| k(actor, ctx, outcome)));
+        }));
+    }
+}

@@ -1,0 +1,124 @@
+//! Counters cheap enough to leave on, and the snapshots a program reads.
+//!
+//! Each worker owns a [`WorkerStats`] on its own cache line. Only that worker writes it, so
+//! an increment is a plain load and store (no locked instruction, no shared cache line);
+//! anybody may read it at any time. Threads outside the runtime share [`ExternalStats`],
+//! updated with atomic adds. A snapshot sums them: [`crate::System::metrics`].
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Adds one to a counter that only the calling worker writes.
+pub(crate) fn bump(counter: &AtomicU64) {
+    bump_by(counter, 1);
+}
+
+/// Adds `n` to a counter that only the calling worker writes.
+pub(crate) fn bump_by(counter: &AtomicU64, n: u64) {
+    // Single writer: a load and a store are enough, and the release store publishes
+    // everything the worker did before it (the quiescence check relies on that).
+    counter.store(counter.load(Ordering::Relaxed) + n, Ordering::Release);
+}
+
+/// Per-worker counters, written only by their worker.
+#[derive(Default)]
+pub(crate) struct WorkerStats {
+    pub(crate) turns: AtomicU64,
+    pub(crate) steals: AtomicU64,
+    pub(crate) parks: AtomicU64,
+    pub(crate) handled: AtomicU64,
+    pub(crate) sent: AtomicU64,
+    pub(crate) spawned: AtomicU64,
+    pub(crate) stopped: AtomicU64,
+    pub(crate) scheduled: AtomicU64,
+    pub(crate) descheduled: AtomicU64,
+}
+
+/// Counters for work that threads outside the runtime start.
+#[derive(Default)]
+pub(crate) struct ExternalStats {
+    pub(crate) sent: AtomicU64,
+    pub(crate) spawned: AtomicU64,
+    pub(crate) scheduled: AtomicU64,
+}
+
+/// What one worker thread has done since the system started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerMetrics {
+    /// Turns run: each is up to one batch of one actor's messages.
+    pub turns: u64,
+    /// Tasks taken from another worker's queue.
+    pub steals: u64,
+    /// Times the worker parked for lack of work.
+    pub parks: u64,
+    /// Messages handled by actors on this worker.
+    pub messages_handled: u64,
+    /// Messages sent by actors running on this worker.
+    pub messages_sent: u64,
+    /// Actors spawned by actors running on this worker.
+    pub actors_spawned: u64,
+    /// Actors that stopped on this worker.
+    pub actors_stopped: u64,
+}
+
+/// A snapshot of a system's counters; see [`crate::System::metrics`].
+///
+/// ```
+/// # fn main() -> Result<(), footlights::ConfigError> {
+/// let system = footlights::System::builder().threads(2).build()?;
+/// let m = system.metrics();
+/// assert_eq!(m.workers.len(), 2);
+/// assert_eq!(m.live_actors(), 0);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metrics {
+    /// One entry per worker thread.
+    pub workers: Vec<WorkerMetrics>,
+    /// Messages sent from threads outside the runtime.
+    pub external_messages_sent: u64,
+    /// Actors spawned from threads outside the runtime.
+    pub external_actors_spawned: u64,
+    /// Messages that reached an actor after it stopped, and were dropped.
+    pub dead_letters: u64,
+}
+
+impl Metrics {
+    /// Messages handled by all actors.
+    pub fn messages_handled(&self) -> u64 {
+        self.workers.iter().map(|w| w.messages_handled).sum()
+    }
+
+    /// Messages sent, from inside and outside the runtime.
+    pub fn messages_sent(&self) -> u64 {
+        self.workers.iter().map(|w| w.messages_sent).sum::<u64>() + self.external_messages_sent
+    }
+
+    /// Actors spawned and not yet stopped.
+    pub fn live_actors(&self) -> u64 {
+        let spawned: u64 = self.workers.iter().map(|w| w.actors_spawned).sum::<u64>()
+            + self.external_actors_spawned;
+        let stopped: u64 = self.workers.iter().map(|w| w.actors_stopped).sum();
+        spawned.saturating_sub(stopped)
+    }
+
+    /// Messages sent but neither handled nor dropped as dead letters.
+    pub fn messages_pending(&self) -> u64 {
+        self.messages_sent()
+            .saturating_sub(self.messages_handled() + self.dead_letters)
+    }
+}
+
+impl WorkerStats {
+    pub(crate) fn snapshot(&self) -> WorkerMetrics {
+        let get = |c: &AtomicU64| c.load(Ordering::Acquire);
+        WorkerMetrics {
+            turns: get(&self.turns),
+            steals: get(&self.steals),
+            parks: get(&self.parks),
+            messages_handled: get(&self.handled),
+            messages_sent: get(&self.sent),
+            actors_spawned: get(&self.spawned),
+            actors_stopped: get(&self.stopped),
+        }
+    }
+}

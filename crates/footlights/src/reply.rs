@@ -1,0 +1,230 @@
+//! Replies: a one-shot slot that a handler fills and a requester waits on.
+//!
+//! [`crate::Addr::ask`] makes a pair: the [`ReplyTo`] travels inside the request message, and
+//! the [`Reply`] stays with the requester. The requester can:
+//!
+//! * block on it from outside the runtime ([`Reply::wait`], [`Reply::wait_timeout`]);
+//! * `.await` it (it is a [`Future`]);
+//! * inside a handler, continue on it without blocking the worker
+//!   ([`crate::Context::then`]): the continuation is delivered to the actor as a message
+//!   when the value arrives, so it runs with the actor's state like any handler.
+//!
+//! A `ReplyTo` dropped without an answer (say its actor stopped) cancels the reply, so
+//! nobody waits forever. The slot is a small state machine under a mutex; a reply is one
+//! uncontended lock and unlock on each side.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Poll, Waker};
+use std::time::Duration;
+
+use parking_lot::{Condvar, Mutex};
+
+type Continuation<T> = Box<dyn FnOnce(Result<T, Canceled>) + Send>;
+
+enum State<T> {
+    Pending,
+    Waiting(Waker),
+    Continue(Continuation<T>),
+    Ready(T),
+    Canceled,
+    /// The value was taken, or the `Reply` was dropped.
+    Done,
+}
+
+struct Slot<T> {
+    state: Mutex<State<T>>,
+    ready: Condvar,
+}
+
+/// The answering half of a request: send the reply with [`ReplyTo::send`].
+pub struct ReplyTo<T> {
+    slot: Option<Arc<Slot<T>>>,
+}
+
+/// The waiting half of a request.
+///
+/// ```
+/// let (reply_to, reply) = footlights::reply::pair::<u32>();
+/// std::thread::spawn(move || { let _ = reply_to.send(7); });
+/// assert_eq!(reply.wait(), Ok(7));
+/// ```
+#[must_use = "a reply does nothing unless waited on, awaited, or continued with Context::then"]
+pub struct Reply<T> {
+    slot: Arc<Slot<T>>,
+}
+
+/// The reply will never come: its [`ReplyTo`] was dropped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canceled;
+
+impl fmt::Display for Canceled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the reply was canceled: the replier dropped it without answering")
+    }
+}
+
+impl std::error::Error for Canceled {}
+
+/// A connected [`ReplyTo`] and [`Reply`]. [`crate::Addr::ask`] is the usual way to get one.
+pub fn pair<T>() -> (ReplyTo<T>, Reply<T>) {
+    let slot = Arc::new(Slot {
+        state: Mutex::new(State::Pending),
+        ready: Condvar::new(),
+    });
+    (
+        ReplyTo {
+            slot: Some(Arc::clone(&slot)),
+        },
+        Reply { slot },
+    )
+}
+
+impl<T> Slot<T> {
+    fn complete(&self, outcome: Result<T, Canceled>) -> Result<(), T> {
+        let mut state = self.state.lock();
+        match std::mem::replace(&mut *state, State::Done) {
+            State::Pending => {
+                *state = ready_state(outcome);
+                self.ready.notify_all();
+            }
+            State::Waiting(waker) => {
+                *state = ready_state(outcome);
+                drop(state);
+                waker.wake();
+            }
+            State::Continue(k) => {
+                drop(state);
+                k(outcome);
+            }
+            State::Done => {
+                // The requester is gone: hand the value back.
+                return outcome.map_or(Ok(()), Err);
+            }
+            State::Ready(_) | State::Canceled => unreachable!("a reply completes once"),
+        }
+        Ok(())
+    }
+}
+
+fn ready_state<T>(outcome: Result<T, Canceled>) -> State<T> {
+    match outcome {
+        Ok(v) => State::Ready(v),
+        Err(Canceled) => State::Canceled,
+    }
+}
+
+impl<T> ReplyTo<T> {
+    /// Sends the reply. Gives the value back if the requester has dropped its [`Reply`].
+    pub fn send(mut self, value: T) -> Result<(), T> {
+        let slot = self.slot.take().expect("a ReplyTo is sent once");
+        slot.complete(Ok(value))
+    }
+}
+
+impl<T> Drop for ReplyTo<T> {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            let _ = slot.complete(Err(Canceled));
+        }
+    }
+}
+
+impl<T> fmt::Debug for ReplyTo<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ReplyTo")
+    }
+}
+
+impl<T> fmt::Debug for Reply<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Reply")
+    }
+}
+
+impl<T> Reply<T> {
+    /// Blocks the calling thread until the reply arrives. Do not call this inside a
+    /// handler (it would block a worker); use [`crate::Context::then`] there.
+    pub fn wait(self) -> Result<T, Canceled> {
+        self.wait_until(None).expect("an untimed wait ends with an outcome")
+    }
+
+    /// Like [`Reply::wait`], but gives up after `timeout` (`None`).
+    pub fn wait_timeout(self, timeout: Duration) -> Option<Result<T, Canceled>> {
+        self.wait_until(Some(std::time::Instant::now() + timeout))
+    }
+
+    fn wait_until(self, deadline: Option<std::time::Instant>) -> Option<Result<T, Canceled>> {
+        let mut state = self.slot.state.lock();
+        loop {
+            match std::mem::replace(&mut *state, State::Done) {
+                State::Ready(v) => return Some(Ok(v)),
+                State::Canceled => return Some(Err(Canceled)),
+                other => *state = other,
+            }
+            match deadline {
+                None => self.slot.ready.wait(&mut state),
+                Some(d) => {
+                    if self.slot.ready.wait_until(&mut state, d).timed_out() {
+                        return match std::mem::replace(&mut *state, State::Done) {
+                            State::Ready(v) => Some(Ok(v)),
+                            State::Canceled => Some(Err(Canceled)),
+                            other => {
+                                *state = other;
+                                None
+                            }
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `k` with the outcome when it arrives (at once if it already has), on the
+    /// thread that completes the reply.
+    pub(crate) fn on_complete(self, k: Continuation<T>) {
+        let mut state = self.slot.state.lock();
+        match std::mem::replace(&mut *state, State::Done) {
+            State::Ready(v) => {
+                drop(state);
+                k(Ok(v));
+            }
+            State::Canceled => {
+                drop(state);
+                k(Err(Canceled));
+            }
+            // `Drop for Reply` leaves a `Continue` state alone: the continuation owns the
+            // slot's outcome from now on.
+            State::Pending | State::Waiting(_) => *state = State::Continue(k),
+            State::Continue(_) | State::Done => unreachable!("a reply is consumed once"),
+        }
+    }
+}
+
+impl<T> Drop for Reply<T> {
+    fn drop(&mut self) {
+        let mut state = self.slot.state.lock();
+        if matches!(*state, State::Pending | State::Waiting(_)) {
+            *state = State::Done;
+        }
+    }
+}
+
+impl<T> Future for Reply<T> {
+    type Output = Result<T, Canceled>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        let mut state = self.slot.state.lock();
+        match std::mem::replace(&mut *state, State::Done) {
+            State::Ready(v) => Poll::Ready(Ok(v)),
+            State::Canceled => Poll::Ready(Err(Canceled)),
+            State::Pending | State::Waiting(_) => {
+                *state = State::Waiting(cx.waker().clone());
+                Poll::Pending
+            }
+            State::Continue(_) | State::Done => Poll::Ready(Err(Canceled)),
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! The atomics the lock-free parts are built from, swapped for loom's under `--cfg loom`.
+//!
+//! Only [`crate::mailbox`] is model-checked, so only it imports from here. Under loom every
+//! atomic access and every access to the consumer-owned cell becomes a point where loom can
+//! interleave threads, which is what lets `RUSTFLAGS="--cfg loom" cargo test` explore every
+//! schedule of a push racing a pop and a mark-idle.
+
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicPtr, Ordering};
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// A cell whose contents only one thread (the mailbox's consumer) touches at a time.
+///
+/// It exposes raw pointers through closures, the shape loom's `UnsafeCell` needs for its
+/// access tracking; the std version compiles down to a plain pointer.
+#[derive(Debug)]
+pub(crate) struct ConsumerCell<T>(
+    #[cfg(loom)] loom::cell::UnsafeCell<T>,
+    #[cfg(not(loom))] std::cell::UnsafeCell<T>,
+);
+
+impl<T> ConsumerCell<T> {
+    pub(crate) fn new(value: T) -> Self {
+        #[cfg(loom)]
+        return Self(loom::cell::UnsafeCell::new(value));
+        #[cfg(not(loom))]
+        Self(std::cell::UnsafeCell::new(value))
+    }
+
+    /// Reads through a shared pointer to the contents.
+    pub(crate) fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+        #[cfg(loom)]
+        return self.0.with(f);
+        #[cfg(not(loom))]
+        f(self.0.get())
+    }
+
+    /// Writes through a unique pointer to the contents.
+    pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        #[cfg(loom)]
+        return self.0.with_mut(f);
+        #[cfg(not(loom))]
+        f(self.0.get())
+    }
+}

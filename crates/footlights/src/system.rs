@@ -1,0 +1,280 @@
+//! The actor system: worker threads, spawning, quiescence and shutdown.
+//!
+//! [`System`] owns the worker threads; [`Shared`] is what they, and every actor cell, share.
+//! Dropping the `System` shuts it down. See [`crate::scheduler`] for how actors are run.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::cell::ActorCell;
+use crate::config::{self, ConfigError, DEFAULT_BATCH};
+use crate::metrics::{Metrics, bump};
+use crate::scheduler::{self, Scheduler, Task, worker};
+use crate::{Actor, Addr};
+
+/// What the panic hook is told when a handler panics.
+#[derive(Clone, Debug)]
+pub struct PanicReport {
+    /// The actor's type name.
+    pub actor: &'static str,
+    /// Which method panicked: `"handle"` (a message, a continuation or `started`) or
+    /// `"stopped"`.
+    pub during: &'static str,
+    /// The panic message.
+    pub message: String,
+}
+
+type PanicHook = Box<dyn Fn(&PanicReport) + Send + Sync>;
+
+/// What workers and actor cells of one system share.
+pub(crate) struct Shared {
+    pub(crate) sched: Scheduler,
+    pub(crate) on_panic: PanicHook,
+    pub(crate) dead_letters: AtomicU64,
+}
+
+impl Shared {
+    /// Schedules a task from wherever the caller is.
+    pub(crate) fn schedule(self: &Arc<Self>, task: Task) {
+        worker::with_current(self, |w| match w {
+            Some(w) => w.schedule(task),
+            None => self.sched.schedule_external(task),
+        });
+    }
+
+    /// Counts a spawn and schedules the new actor.
+    pub(crate) fn spawned_and_schedule(self: &Arc<Self>, task: Task) {
+        worker::with_current(self, |w| match w {
+            Some(w) => {
+                bump(&w.stats().spawned);
+                w.schedule(task);
+            }
+            None => {
+                self.sched.external.spawned.fetch_add(1, Ordering::Relaxed);
+                self.sched.schedule_external(task);
+            }
+        });
+    }
+
+    /// Counts a send and, if the push found the actor idle, schedules it.
+    pub(crate) fn sent_and_maybe_schedule(
+        self: &Arc<Self>,
+        was_idle: bool,
+        task: impl FnOnce() -> Task,
+    ) {
+        worker::with_current(self, |w| match w {
+            Some(w) => {
+                bump(&w.stats().sent);
+                if was_idle {
+                    w.schedule(task());
+                }
+            }
+            None => {
+                self.sched.external.sent.fetch_add(1, Ordering::Relaxed);
+                if was_idle {
+                    self.sched.schedule_external(task());
+                }
+            }
+        });
+    }
+}
+
+/// Builds a [`System`]. Settings left unset come from the environment, then defaults; see
+/// [`crate::config`].
+///
+/// ```
+/// # fn main() -> Result<(), footlights::ConfigError> {
+/// let system = footlights::System::builder().threads(2).batch(50).build()?;
+/// assert_eq!(system.threads(), 2);
+/// # Ok(()) }
+/// ```
+#[must_use]
+pub struct Builder {
+    threads: Option<usize>,
+    batch: Option<usize>,
+    on_panic: Option<PanicHook>,
+}
+
+impl Builder {
+    /// The number of worker threads (stages). Else `FOOTLIGHTS_THREADS`, else the available
+    /// parallelism.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = Some(n);
+        self
+    }
+
+    /// Messages an actor handles per turn before yielding its worker. Else
+    /// `FOOTLIGHTS_BATCH`, else 100.
+    pub fn batch(mut self, n: usize) -> Self {
+        self.batch = Some(n);
+        self
+    }
+
+    /// Called when a handler panics (the actor is stopped). The default prints one line on
+    /// standard error.
+    pub fn on_panic(mut self, hook: impl Fn(&PanicReport) + Send + Sync + 'static) -> Self {
+        self.on_panic = Some(Box::new(hook));
+        self
+    }
+
+    /// Starts the worker threads.
+    pub fn build(self) -> Result<System, ConfigError> {
+        let threads = config::resolve(
+            "threads",
+            self.threads,
+            config::THREADS_ENV,
+            config::available_parallelism,
+        )?;
+        let batch = config::resolve("batch", self.batch, config::BATCH_ENV, || DEFAULT_BATCH)?;
+        let (sched, seeds) = Scheduler::new(threads, batch);
+        let shared = Arc::new(Shared {
+            sched,
+            on_panic: self.on_panic.unwrap_or_else(|| {
+                Box::new(|r: &PanicReport| {
+                    eprintln!(
+                        "footlights: actor {} panicked in {}: {}; it was stopped",
+                        r.actor, r.during, r.message
+                    );
+                })
+            }),
+            dead_letters: AtomicU64::new(0),
+        });
+        let workers = match scheduler::start_workers(&shared, seeds) {
+            Ok(w) => w,
+            Err(e) => {
+                shared.sched.begin_shutdown();
+                return Err(ConfigError::Spawn(e.to_string()));
+            }
+        };
+        Ok(System { shared, workers })
+    }
+}
+
+/// An actor system: a set of worker threads running actors.
+///
+/// ```
+/// use footlights::{Actor, Context, System};
+///
+/// struct Hello;
+/// impl Actor for Hello {
+///     type Msg = String;
+///     fn handle(&mut self, _ctx: &mut Context<Self>, name: String) {
+///         eprintln!("hello, {name}");
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let system = System::builder().build()?;
+/// let hello = system.spawn(Hello);
+/// hello.send("world".to_owned())?;
+/// system.wait_quiescent();
+/// let report = system.shutdown();
+/// assert_eq!(report.pending_messages, 0);
+/// # Ok(()) }
+/// ```
+pub struct System {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+/// What was left when a system shut down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShutdownReport {
+    /// Messages sent but never handled.
+    pub pending_messages: u64,
+    /// Actors that had not stopped.
+    pub live_actors: u64,
+}
+
+impl System {
+    /// A builder with nothing set (environment and defaults apply).
+    pub fn builder() -> Builder {
+        Builder {
+            threads: None,
+            batch: None,
+            on_panic: None,
+        }
+    }
+
+    /// Spawns an actor and returns its address. It starts with its `started` hook.
+    pub fn spawn<A: Actor>(&self, actor: A) -> Addr<A> {
+        ActorCell::spawn(&self.shared, actor)
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.shared.sched.threads()
+    }
+
+    /// Messages per turn.
+    pub fn batch(&self) -> usize {
+        self.shared.sched.batch
+    }
+
+    /// Blocks until the system is quiescent: no actor running or scheduled, and no message
+    /// in any mailbox. Call it from outside the runtime (never from a handler).
+    pub fn wait_quiescent(&self) {
+        self.shared.sched.wait_quiescent(None);
+    }
+
+    /// Like [`System::wait_quiescent`], but gives up after `timeout`; `true` if quiescent.
+    pub fn wait_quiescent_timeout(&self, timeout: Duration) -> bool {
+        self.shared
+            .sched
+            .wait_quiescent(Some(std::time::Instant::now() + timeout))
+    }
+
+    /// Whether the system is quiescent right now.
+    pub fn is_quiescent(&self) -> bool {
+        self.shared.sched.is_quiescent()
+    }
+
+    /// A snapshot of the counters.
+    pub fn metrics(&self) -> Metrics {
+        let sched = &self.shared.sched;
+        Metrics {
+            workers: sched.stats.iter().map(|s| s.snapshot()).collect(),
+            external_messages_sent: sched.external.sent.load(Ordering::Acquire),
+            external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
+            dead_letters: self.shared.dead_letters.load(Ordering::Acquire),
+        }
+    }
+
+    /// Stops the workers after their current turns and reports what was left undone.
+    /// Sends after this fail.
+    pub fn shutdown(mut self) -> ShutdownReport {
+        self.stop_workers()
+    }
+
+    fn stop_workers(&mut self) -> ShutdownReport {
+        self.shared.sched.begin_shutdown();
+        for w in self.workers.drain(..) {
+            // A worker never panics (handlers are caught); if it somehow did, carry on.
+            let _ = w.join();
+        }
+        let m = self.metrics();
+        ShutdownReport {
+            pending_messages: m.messages_pending(),
+            live_actors: m.live_actors(),
+        }
+    }
+}
+
+impl Drop for System {
+    fn drop(&mut self) {
+        if !self.workers.is_empty() {
+            self.stop_workers();
+        }
+    }
+}
+
+impl std::fmt::Debug for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("System")
+            .field("threads", &self.threads())
+            .field("batch", &self.batch())
+            .finish()
+    }
+}
