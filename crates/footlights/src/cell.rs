@@ -228,7 +228,6 @@ impl<A: Actor> Runnable for ActorCell<A> {
             true
         }));
         let stopping = ctx.stopping;
-        drop(ctx);
         let n = handled as u64;
         worker.count_handled(n);
         self.handled

@@ -125,7 +125,7 @@ impl Worker {
         let picks = self.picks.get().wrapping_add(1);
         self.picks.set(picks);
         if picks % INJECTOR_EVERY == 0 {
-            if let Some(task) = self.from_injector() {
+            if let Some(task) = self.take_injected() {
                 return Some(task);
             }
         }
@@ -138,10 +138,10 @@ impl Worker {
             self.requeue(task);
         }
         self.streak.set(0);
-        self.queue.pop().or_else(|| self.from_injector())
+        self.queue.pop().or_else(|| self.take_injected())
     }
 
-    fn from_injector(&self) -> Option<Task> {
+    fn take_injected(&self) -> Option<Task> {
         loop {
             match self.shared.sched.injector.steal_batch_and_pop(&self.queue) {
                 Steal::Success(task) => return Some(task),
@@ -153,7 +153,7 @@ impl Worker {
 
     /// Steals from the injector or another worker's deque, starting at a random victim.
     fn steal(&self) -> Option<Task> {
-        if let Some(task) = self.from_injector() {
+        if let Some(task) = self.take_injected() {
             return Some(task);
         }
         let stealers = &self.shared.sched.stealers;
