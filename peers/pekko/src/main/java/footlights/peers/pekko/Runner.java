@@ -1,0 +1,107 @@
+package footlights.peers.pekko;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.io.PrintStream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+
+/**
+ * Runs one benchmark: starts an {@link ActorSystem} whose guardian is the benchmark's root
+ * behaviour, waits for the outcome, prints the result line and shuts the system down.
+ *
+ * <p>Every benchmark's guardian completes a {@link CompletableFuture} with the result fields
+ * (for example {@code check=37}) once its actors have produced them, or completes it
+ * exceptionally when it detects a wrong answer. This class waits for that future with a generous
+ * overall timeout, so a lost message or a failed actor ends the run with exit status 1 instead of a
+ * hang. If the actor system terminates before the outcome (the guardian failed), that is a failure
+ * too.
+ *
+ * <p>Threads: the default dispatcher is a fork-join pool with exactly
+ * {@code Runtime.availableProcessors()} threads (which {@code -XX:ActiveProcessorCount=N} sets),
+ * and application.conf points Pekko's internal dispatcher at the same pool.
+ */
+final class Runner {
+
+    /** Overall limit of one run, overridable with -Dfootlights.timeout.secs or FOOTLIGHTS_TIMEOUT_SECS. */
+    private static final long DEFAULT_TIMEOUT_SECS = 1800;
+
+    /** How long to wait for the actor system to terminate after the result. */
+    private static final long TERMINATE_WAIT_SECS = 30;
+
+    private Runner() {}
+
+    /** The dispatcher thread count: the JVM's processor count, as -XX:ActiveProcessorCount sets it. */
+    static int threads() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Configuration: application.conf and Pekko's defaults, with the pool sized to {@link #threads()}. */
+    static Config config() {
+        int threads = threads();
+        Config pool = ConfigFactory.parseString(String.format(
+                "pekko.actor.default-dispatcher.fork-join-executor {%n"
+                        + "  parallelism-min = %d%n  parallelism-max = %d%n  parallelism-factor = 1.0%n}%n",
+                threads, threads));
+        return pool.withFallback(ConfigFactory.load());
+    }
+
+    /**
+     * Starts {@code guardian}, waits for {@code outcome} and prints {@code result bench=BENCH FIELDS}
+     * on {@code out}. Returns the exit status: 0 on success, 1 on a failure (reported on {@code err}).
+     */
+    static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome,
+            PrintStream out, PrintStream err) {
+        long timeout = timeoutSecs();
+        long start = System.nanoTime();
+        ActorSystem<T> system = ActorSystem.create(guardian, "footlights", config());
+        system.getWhenTerminated().thenRun(() -> outcome.completeExceptionally(
+                new IllegalStateException("the actor system terminated before the benchmark finished")));
+        int status;
+        try {
+            String fields = outcome.get(timeout, TimeUnit.SECONDS);
+            long micros = (System.nanoTime() - start) / 1_000;
+            out.println("result bench=" + bench + " " + fields);
+            out.flush();
+            err.printf("%s: %d threads, %.3f s in the actor system%n", bench, threads(), micros / 1e6);
+            status = 0;
+        } catch (TimeoutException e) {
+            err.println("error: " + bench + ": no result after " + timeout + " s, giving up");
+            status = 1;
+        } catch (ExecutionException e) {
+            err.println("error: " + bench + ": " + e.getCause().getMessage());
+            status = 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("error: " + bench + ": interrupted while waiting for the result");
+            status = 1;
+        }
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(TERMINATE_WAIT_SECS, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            err.println("warning: " + bench + ": the actor system did not terminate within "
+                    + TERMINATE_WAIT_SECS + " s");
+        }
+        return status;
+    }
+
+    private static long timeoutSecs() {
+        String text = System.getProperty("footlights.timeout.secs", System.getenv("FOOTLIGHTS_TIMEOUT_SECS"));
+        if (text != null) {
+            try {
+                long secs = Long.parseLong(text.trim());
+                if (secs > 0) {
+                    return secs;
+                }
+            } catch (NumberFormatException ignored) {
+                // fall through to the default
+            }
+        }
+        return DEFAULT_TIMEOUT_SECS;
+    }
+}
