@@ -1,0 +1,498 @@
+//! Behaviour of the runtime as a user sees it: ordering, delivery, faults, garbage
+//! collection, quiescence and scale. None of these tests is timed: each waits for an
+//! outcome (with generous timeouts only so that a bug fails instead of hanging).
+#![cfg(not(loom))]
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use footlights::{Actor, Addr, Context, ReplyTo, System};
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn system(threads: usize) -> System {
+    System::builder()
+        .threads(threads)
+        .build()
+        .expect("a system starts")
+}
+
+fn quiet(system: &System) {
+    assert!(
+        system.wait_quiescent_timeout(PATIENCE),
+        "the system did not become quiescent"
+    );
+}
+
+/// Records, per sender, every sequence number it receives, and checks the order.
+#[derive(Default)]
+struct Recorder {
+    last: HashMap<u32, u64>,
+    received: u64,
+    out_of_order: u64,
+}
+
+enum RecMsg {
+    Seq { sender: u32, seq: u64 },
+    Report(ReplyTo<(u64, u64)>),
+}
+
+impl Actor for Recorder {
+    type Msg = RecMsg;
+    fn handle(&mut self, _: &mut Context<Self>, msg: RecMsg) {
+        match msg {
+            RecMsg::Seq { sender, seq } => {
+                let last = self.last.entry(sender).or_insert(0);
+                if seq != *last + 1 {
+                    self.out_of_order += 1;
+                }
+                *last = seq;
+                self.received += 1;
+            }
+            RecMsg::Report(r) => {
+                let _ = r.send((self.received, self.out_of_order));
+            }
+        }
+    }
+}
+
+/// An actor that, when told, sends `count` numbered messages to each of its targets.
+struct Sender {
+    id: u32,
+    targets: Vec<Addr<Recorder>>,
+}
+
+impl Actor for Sender {
+    type Msg = u64;
+    fn handle(&mut self, _: &mut Context<Self>, count: u64) {
+        for seq in 1..=count {
+            for t in &self.targets {
+                t.send(RecMsg::Seq { sender: self.id, seq })
+                    .unwrap_or_else(|_| panic!("recorder stopped"));
+            }
+        }
+    }
+}
+
+fn many_to_many(threads: usize, senders: u32, receivers: usize, per_pair: u64) {
+    let system = system(threads);
+    let recorders: Vec<_> = (0..receivers)
+        .map(|_| system.spawn(Recorder::default()))
+        .collect();
+    let sender_addrs: Vec<_> = (0..senders)
+        .map(|id| {
+            system.spawn(Sender {
+                id,
+                targets: recorders.clone(),
+            })
+        })
+        .collect();
+    for s in &sender_addrs {
+        s.send(per_pair).expect("sender alive");
+    }
+    quiet(&system);
+    for r in &recorders {
+        let (received, out_of_order) = r
+            .ask(RecMsg::Report)
+            .expect("recorder alive")
+            .wait_timeout(PATIENCE)
+            .expect("report in time")
+            .expect("report sent");
+        assert_eq!(received, u64::from(senders) * per_pair, "lost or duplicated");
+        assert_eq!(out_of_order, 0, "per-pair FIFO broken");
+    }
+    // The last report's turn may still be finishing: its reply was sent from inside it.
+    quiet(&system);
+    let m = system.metrics();
+    assert_eq!(m.messages_pending(), 0);
+}
+
+#[test]
+fn per_pair_fifo_and_no_loss_on_one_worker() {
+    many_to_many(1, 8, 4, 5_000);
+}
+
+#[test]
+fn per_pair_fifo_and_no_loss_on_two_workers() {
+    many_to_many(2, 8, 4, 5_000);
+}
+
+#[test]
+fn per_pair_fifo_and_no_loss_on_eight_workers() {
+    many_to_many(8, 16, 8, 2_000);
+}
+
+#[test]
+fn fifo_from_outside_threads() {
+    let system = system(2);
+    let rec = system.spawn(Recorder::default());
+    std::thread::scope(|s| {
+        for sender in 0..4u32 {
+            let rec = rec.clone();
+            s.spawn(move || {
+                for seq in 1..=20_000 {
+                    rec.send(RecMsg::Seq { sender, seq }).expect("alive");
+                }
+            });
+        }
+    });
+    let (received, out_of_order) = rec.ask(RecMsg::Report).unwrap().wait().unwrap();
+    assert_eq!((received, out_of_order), (80_000, 0));
+}
+
+/// Panics on message 0, counts the rest; reports when stopped.
+struct Fragile {
+    stopped: Arc<AtomicUsize>,
+}
+
+impl Actor for Fragile {
+    type Msg = u32;
+    fn handle(&mut self, _: &mut Context<Self>, n: u32) {
+        assert!(n != 0, "told to fail");
+    }
+    fn stopped(&mut self, _: &mut Context<Self>) {
+        self.stopped.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_panic_stops_only_that_actor_and_is_reported() {
+    let reports = Arc::new(parking_lot::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&reports);
+    let system = System::builder()
+        .threads(2)
+        .on_panic(move |r| seen.lock().push((r.actor, r.message.clone())))
+        .build()
+        .unwrap();
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let bad = system.spawn(Fragile {
+        stopped: Arc::clone(&stopped),
+    });
+    let good = system.spawn(Fragile {
+        stopped: Arc::clone(&stopped),
+    });
+    bad.send(0).unwrap();
+    quiet(&system);
+    assert!(bad.is_stopped());
+    assert_eq!(stopped.load(Ordering::SeqCst), 1, "stopped hook ran once");
+    let reports = reports.lock().clone();
+    assert_eq!(reports.len(), 1);
+    assert!(reports[0].0.ends_with("Fragile"));
+    assert!(reports[0].1.contains("told to fail"));
+    // The other actor goes on.
+    for n in 1..=100 {
+        good.send(n).unwrap();
+    }
+    quiet(&system);
+    assert_eq!(good.messages_handled(), 100);
+    assert!(!good.is_stopped());
+}
+
+#[test]
+fn a_send_to_a_stopped_actor_returns_the_message() {
+    let system = System::builder()
+        .threads(1)
+        .on_panic(|_| {})
+        .build()
+        .unwrap();
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let bad = system.spawn(Fragile { stopped });
+    bad.send(0).unwrap();
+    quiet(&system);
+    let err = bad.send(42).expect_err("the actor has stopped");
+    assert_eq!(err.into_inner(), 42);
+}
+
+#[test]
+fn sends_after_shutdown_return_the_message() {
+    let system = system(1);
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let a = system.spawn(Fragile { stopped });
+    quiet(&system);
+    let report = system.shutdown();
+    assert_eq!(report.pending_messages, 0);
+    assert_eq!(a.send(5).expect_err("shut down").into_inner(), 5);
+}
+
+/// Notes its stop in a shared counter; holds the address it is given.
+struct Mortal {
+    stopped: Arc<AtomicUsize>,
+    peer: Option<Addr<Mortal>>,
+}
+
+impl Actor for Mortal {
+    type Msg = Addr<Mortal>;
+    fn handle(&mut self, _: &mut Context<Self>, peer: Addr<Mortal>) {
+        self.peer = Some(peer);
+    }
+    fn stopped(&mut self, _: &mut Context<Self>) {
+        self.stopped.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn dropping_every_address_collects_the_actors() {
+    for threads in [1, 2] {
+        let system = system(threads);
+        let stopped = Arc::new(AtomicUsize::new(0));
+        let n = 1_000;
+        let addrs: Vec<_> = (0..n)
+            .map(|_| {
+                system.spawn(Mortal {
+                    stopped: Arc::clone(&stopped),
+                    peer: None,
+                })
+            })
+            .collect();
+        // A chain: each holds the next one's address, so collection cascades.
+        for w in addrs.windows(2) {
+            w[0].send(w[1].clone()).unwrap();
+        }
+        quiet(&system);
+        assert_eq!(system.metrics().live_actors(), n as u64);
+        drop(addrs);
+        quiet(&system);
+        assert_eq!(stopped.load(Ordering::SeqCst), n, "every stopped hook ran");
+        assert_eq!(system.metrics().live_actors(), 0, "live count back to zero");
+        let report = system.shutdown();
+        assert_eq!(report.live_actors, 0);
+    }
+}
+
+/// Memory is freed: the actor's state is dropped when it is collected.
+#[test]
+fn a_collected_actor_frees_its_state() {
+    struct Holder(#[allow(dead_code)] Arc<()>);
+    impl Actor for Holder {
+        type Msg = ();
+        fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
+    }
+    let system = system(2);
+    let token = Arc::new(());
+    let addrs: Vec<_> = (0..100)
+        .map(|_| system.spawn(Holder(Arc::clone(&token))))
+        .collect();
+    quiet(&system);
+    assert_eq!(Arc::strong_count(&token), 101);
+    drop(addrs);
+    quiet(&system);
+    assert_eq!(Arc::strong_count(&token), 1);
+}
+
+/// A binary tree of actors that sum their leaves by request/reply continuations.
+struct TreeNode {
+    depth: u32,
+}
+
+impl Actor for TreeNode {
+    type Msg = ReplyTo<u64>;
+    fn handle(&mut self, ctx: &mut Context<Self>, parent: ReplyTo<u64>) {
+        if self.depth == 0 {
+            let _ = parent.send(1);
+            return;
+        }
+        let left = ctx.spawn(TreeNode {
+            depth: self.depth - 1,
+        });
+        let right = ctx.spawn(TreeNode {
+            depth: self.depth - 1,
+        });
+        let l = left.ask(|r| r).expect("child alive");
+        let r = right.ask(|r| r).expect("child alive");
+        ctx.then(l, move |_, ctx, a| {
+            ctx.then(r, move |_, _, b| {
+                let _ = parent.send(a.unwrap_or(0) + b.unwrap_or(0));
+            });
+        });
+    }
+}
+
+#[test]
+fn quiescence_and_the_same_answer_on_one_and_many_workers() {
+    let mut answers = Vec::new();
+    for threads in [1, 2, 4] {
+        let system = system(threads);
+        let root = system.spawn(TreeNode { depth: 12 });
+        let sum = root.ask(|r| r).unwrap();
+        drop(root);
+        let sum = sum.wait_timeout(PATIENCE).expect("in time").expect("sent");
+        quiet(&system);
+        assert!(system.is_quiescent());
+        assert_eq!(
+            system.metrics().live_actors(),
+            0,
+            "the whole tree was collected"
+        );
+        answers.push(sum);
+    }
+    assert_eq!(answers, vec![4096, 4096, 4096]);
+}
+
+#[test]
+fn shutdown_reports_pending_messages() {
+    /// Blocks its worker on each message until released, so the rest stay queued.
+    struct Gate(Arc<std::sync::atomic::AtomicBool>);
+    impl Actor for Gate {
+        type Msg = ();
+        fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+            while !self.0.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+    let open = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let system = System::builder().threads(1).batch(1).build().unwrap();
+    let gate = system.spawn(Gate(Arc::clone(&open)));
+    for _ in 0..10 {
+        gate.send(()).unwrap();
+    }
+    // Wait until the first message is being handled, then ask for shutdown while the
+    // worker is stuck in it; release it from another thread.
+    while system.metrics().workers[0].turns == 0 {
+        std::thread::yield_now();
+    }
+    let releaser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        open.store(true, Ordering::Release);
+    });
+    let report = system.shutdown();
+    releaser.join().unwrap();
+    assert_eq!(gate.messages_handled(), 1, "batch 1: one message per turn");
+    assert_eq!(report.pending_messages, 9, "pending = sent - handled");
+}
+
+/// Counts a ping and stops, for the scale test.
+struct Pinged {
+    answered: Arc<AtomicU64>,
+}
+
+impl Actor for Pinged {
+    type Msg = ();
+    fn handle(&mut self, ctx: &mut Context<Self>, (): ()) {
+        self.answered.fetch_add(1, Ordering::Relaxed);
+        ctx.stop();
+    }
+}
+
+#[test]
+fn half_a_million_actors_spawned_and_all_answered() {
+    let system = system(2);
+    let answered = Arc::new(AtomicU64::new(0));
+    let n = 500_000;
+    let addrs: Vec<_> = (0..n)
+        .map(|_| {
+            system.spawn(Pinged {
+                answered: Arc::clone(&answered),
+            })
+        })
+        .collect();
+    for a in &addrs {
+        a.send(()).unwrap();
+    }
+    quiet(&system);
+    assert_eq!(answered.load(Ordering::Relaxed), n);
+    drop(addrs);
+    quiet(&system);
+    assert_eq!(system.metrics().live_actors(), 0);
+}
+
+#[test]
+fn an_idle_runtime_parks_its_workers() {
+    let system = system(2);
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let a = system.spawn(Fragile { stopped });
+    for n in 1..=1000 {
+        a.send(n).unwrap();
+    }
+    quiet(&system);
+    // Give the workers time to finish searching and park, then check they stay put.
+    let parked = |s: &System| s.metrics().workers.iter().all(|w| w.parks > 0);
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while !parked(&system) {
+        assert!(std::time::Instant::now() < deadline, "workers never parked");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    let before = system.metrics();
+    std::thread::sleep(Duration::from_millis(200));
+    let after = system.metrics();
+    let turns = |m: &footlights::Metrics| m.workers.iter().map(|w| w.turns).sum::<u64>();
+    assert_eq!(turns(&before), turns(&after), "no work while idle");
+    let parks = |m: &footlights::Metrics| m.workers.iter().map(|w| w.parks).sum::<u64>();
+    assert_eq!(
+        parks(&before),
+        parks(&after),
+        "an idle worker stays parked instead of waking up"
+    );
+}
+
+#[test]
+fn counters_are_readable_from_the_system() {
+    let system = system(2);
+    let rec = system.spawn(Recorder::default());
+    for seq in 1..=500 {
+        rec.send(RecMsg::Seq { sender: 0, seq }).unwrap();
+    }
+    quiet(&system);
+    assert_eq!(rec.messages_handled(), 500);
+    let m = system.metrics();
+    assert_eq!(m.messages_handled(), 500);
+    assert_eq!(m.external_messages_sent, 500);
+    assert!(m.workers.iter().map(|w| w.turns).sum::<u64>() >= 5, "batches of 100");
+}
+
+#[test]
+fn a_zero_thread_count_is_a_clear_error() {
+    let err = System::builder().threads(0).build().expect_err("zero threads");
+    assert!(err.to_string().contains("threads(0)"));
+}
+
+#[test]
+fn replies_can_be_awaited_as_futures() {
+    struct Echo;
+    impl Actor for Echo {
+        type Msg = (u32, ReplyTo<u32>);
+        fn handle(&mut self, _: &mut Context<Self>, (n, r): Self::Msg) {
+            let _ = r.send(n + 1);
+        }
+    }
+    let system = system(1);
+    let echo = system.spawn(Echo);
+    let reply = echo.ask(|r| (1, r)).unwrap();
+    // A minimal executor: poll with a waker that unparks this thread.
+    let waker = std::task::Waker::from(Arc::new(ThreadWaker(std::thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut reply = std::pin::pin!(reply);
+    let value = loop {
+        match std::future::Future::poll(reply.as_mut(), &mut cx) {
+            std::task::Poll::Ready(v) => break v,
+            std::task::Poll::Pending => std::thread::park_timeout(Duration::from_millis(100)),
+        }
+    };
+    assert_eq!(value, Ok(2));
+}
+
+struct ThreadWaker(std::thread::Thread);
+
+impl std::task::Wake for ThreadWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+#[test]
+fn a_dropped_reply_to_cancels_the_reply() {
+    struct Forgetful;
+    impl Actor for Forgetful {
+        type Msg = ReplyTo<u32>;
+        fn handle(&mut self, _: &mut Context<Self>, _r: ReplyTo<u32>) {}
+    }
+    let system = system(1);
+    let f = system.spawn(Forgetful);
+    assert_eq!(
+        f.ask(|r| r).unwrap().wait_timeout(PATIENCE),
+        Some(Err(footlights::Canceled))
+    );
+}
