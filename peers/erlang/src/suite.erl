@@ -39,8 +39,8 @@ main(Args) ->
                     io:format("~s~n", [Line]),
                     halt(0);
                 {error, Reason} ->
-                    io:format(standard_error, "error: ~s: run failed: ~0tp~n",
-                              [Bench, Reason]),
+                    io:format(standard_error, "error: ~s: run failed: ~ts~n",
+                              [Bench, describe(Reason)]),
                     halt(1)
             end
     end.
@@ -55,7 +55,8 @@ run_args(Args) ->
 
 %% @doc Runs one benchmark in a monitored runner process and formats its
 %% result line. The benchmark's module has the benchmark's name and exports
-%% `run/1', which returns `[{check, V} | Extra]' (values: integers, binaries or lists of integers).
+%% `run/1', which returns `[{check, V} | Extra]' (values: integers, binaries
+%% or lists of integers).
 -spec run(suite_args:bench(), suite_args:params()) -> {ok, string()} | {error, term()}.
 run(Bench, Params) ->
     Parent = self(),
@@ -88,6 +89,15 @@ result_line(Bench, Pairs) ->
 value(V) when is_integer(V) -> integer_to_list(V);
 value(V) when is_binary(V) -> binary_to_list(V);
 value(L) when is_list(L) -> lists:join(",", [integer_to_list(I) || I <- L]).
+
+%% One line that says why a run failed.
+describe({system_limit, _Stack}) ->
+    io_lib:format("system_limit: more than ~b processes alive at once "
+                  "(raise the limit with erl +P)", [erlang:system_info(process_limit)]);
+describe({timeout, Secs, seconds}) ->
+    io_lib:format("no result after ~b s (SUITE_TIMEOUT_SECS)", [Secs]);
+describe(Reason) ->
+    io_lib:format("~0tP", [Reason, 30]).
 
 timeout_ms() ->
     case os:getenv("SUITE_TIMEOUT_SECS") of

@@ -1,0 +1,216 @@
+%% @doc EUnit tests of the Erlang/OTP suite.
+%%
+%% - Every line of the shared vectors file (path from the environment variable
+%%   VECTORS, else `../shared/spec/vectors.tsv' relative to the repository
+%%   root, the working directory of test.sh) is run in this node through
+%%   `suite:run_args/1', and its check must match.
+%% - The argument rules of suite_args: every error shape, exact messages.
+%% - The program as a process (a child `erl'): a result gives exit 0 and one
+%%   stdout line; bad input gives exit 2, nothing on stdout and one stderr line
+%%   naming the benchmark, the parameter and the value; a run that cannot
+%%   finish in time exits 1.
+-module(suite_tests).
+
+-include_lib("eunit/include/eunit.hrl").
+
+-define(KNOWN, "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, "
+               "mixed, bang, serialmsg, pingpong, counting").
+
+%%% The shared vectors, in process.
+
+vectors_test_() ->
+    Path = case os:getenv("VECTORS") of
+               false -> "../shared/spec/vectors.tsv";
+               P -> P
+           end,
+    Lines = case file:read_file(Path) of
+                {ok, Bin} ->
+                    [L || L <- string:split(binary_to_list(Bin), "\n", all),
+                          L =/= "", hd(L) =/= $#];
+                {error, Reason} ->
+                    error({vectors_unreadable, filename:absname(Path), Reason})
+            end,
+    ?assert(length(Lines) >= 12),
+    [vector(L) || L <- Lines].
+
+vector(Line) ->
+    [Bench, Params, Check] = string:split(string:trim(Line, trailing, "\r"), "\t", all),
+    Args = [Bench | string:lexemes(Params, " ")],
+    {Bench ++ " " ++ Params,
+     {timeout, 300,
+      fun() ->
+              {ok, Result} = suite:run_args(Args),
+              ["result", "bench=" ++ Bench, "check=" ++ Got | Extra] =
+                  string:lexemes(Result, " "),
+              ?assertEqual(Check, Got),
+              check_extra(Bench, Got, Extra)
+      end}}.
+
+%% Chameneos also prints the counts, one per creature, summing to the check.
+check_extra("chameneos", Check, ["counts=" ++ Counts]) ->
+    Ns = [list_to_integer(N) || N <- string:lexemes(Counts, ",")],
+    ?assertEqual(list_to_integer(Check), lists:sum(Ns));
+check_extra(_Bench, _Check, Extra) ->
+    ?assertEqual([], Extra).
+
+chameneos_counts_per_creature_test() ->
+    {ok, Line} = suite:run_args(["chameneos", "creatures=7", "meetings=1000"]),
+    "counts=" ++ Counts = lists:last(string:lexemes(Line, " ")),
+    ?assertEqual(7, length(string:lexemes(Counts, ","))).
+
+defaults_are_the_quick_values_test() ->
+    {ok, threadring, Params} = suite_args:parse(["threadring"]),
+    ?assertEqual(#{actors => 503, hops => 1000000}, Params),
+    {ok, big, Big} = suite_args:parse(["big", "hood=4", "workers=10"]),
+    ?assertEqual(#{workers => 10, pings => 2000, hood => 4}, Big).
+
+%%% Argument errors, exact messages.
+
+error_of(Args) ->
+    {error, Message} = suite_args:parse(Args),
+    Message.
+
+no_benchmark_test() ->
+    ?assertEqual("no benchmark given (known: " ?KNOWN ")", error_of([])).
+
+unknown_benchmark_test() ->
+    ?assertEqual("unknown benchmark 'foo' (known: " ?KNOWN ")", error_of(["foo"])),
+    ?assertEqual("unknown benchmark 'Threadring' (known: " ?KNOWN ")",
+                 error_of(["Threadring"])).
+
+not_name_value_test() ->
+    ?assertEqual("threadring: argument 'hops' is not NAME=VALUE",
+                 error_of(["threadring", "hops"])).
+
+unknown_parameter_test() ->
+    ?assertEqual("threadring: unknown parameter foo=1 (known: actors, hops)",
+                 error_of(["threadring", "foo=1"])),
+    ?assertEqual("mixed: unknown parameter ringsize=1 (known: rings, ring_size, token, reps)",
+                 error_of(["mixed", "ringsize=1"])),
+    ?assertEqual("fibtree: unknown parameter =3 (known: n)", error_of(["fibtree", "=3"])).
+
+repeated_parameter_test() ->
+    ?assertEqual("threadring: parameter hops=5 given twice",
+                 error_of(["threadring", "hops=4", "hops=5"])).
+
+non_numeric_test_() ->
+    [?_assertEqual("threadring: hops=" ++ Bad ++ " is not a non-negative integer",
+                   error_of(["threadring", "hops=" ++ Bad]))
+     || Bad <- ["abc", "", "-1", "+5", " 5", "5 ", "1e3", "0x10", "3.0", "1=2"]].
+
+out_of_range_test() ->
+    ?assertEqual("fannkuch: n=13 is out of range (3..=12)", error_of(["fannkuch", "n=13"])),
+    ?assertEqual("fannkuch: n=2 is out of range (3..=12)", error_of(["fannkuch", "n=2"])),
+    ?assertEqual("counting: count=99999999999999999999999 is out of range (0..=1000000000)",
+                 error_of(["counting", "count=99999999999999999999999"])),
+    ?assertEqual("spreading: depth=0025 is out of range (0..=24)",
+                 error_of(["spreading", "depth=0025"])).
+
+every_range_bound_test() ->
+    lists:foreach(
+      fun({Bench, Specs}) ->
+              B = atom_to_list(Bench),
+              lists:foreach(
+                fun({P, _Quick, Min, Max}) ->
+                        Arg = fun(V) -> atom_to_list(P) ++ "=" ++ integer_to_list(V) end,
+                        % skynet: keep size a power of div while probing the bounds
+                        Pad = case {Bench, P} of
+                                  {skynet, size} -> ["div=10"];
+                                  {skynet, _} -> ["size=1"];
+                                  _ -> []
+                              end,
+                        ?assertMatch({ok, Bench, #{P := Min}},
+                                     suite_args:parse([B, Arg(Min) | Pad])),
+                        ?assertMatch({ok, Bench, #{P := Max}},
+                                     suite_args:parse([B, Arg(Max) | Pad])),
+                        ?assertMatch({error, _}, suite_args:parse([B, Arg(Max + 1) | Pad])),
+                        Min > 0 andalso
+                            ?assertMatch({error, _},
+                                         suite_args:parse([B, Arg(Min - 1) | Pad]))
+                end,
+                Specs)
+      end,
+      suite_args:benchmarks()).
+
+skynet_rule_test() ->
+    ?assertEqual("skynet: size=1000 is not a power of div=7",
+                 error_of(["skynet", "size=1000", "div=7"])),
+    ?assertEqual("skynet: size=100000 is not a power of div=4", error_of(["skynet", "div=4"])),
+    ?assertEqual("skynet: size=0 is out of range (1..=100000000)",
+                 error_of(["skynet", "size=0", "div=2"])),
+    ?assertMatch({ok, skynet, #{size := 1, 'div' := 7}},
+                 suite_args:parse(["skynet", "size=1", "div=7"])),
+    ?assertMatch({ok, skynet, #{size := 65536, 'div' := 4}},
+                 suite_args:parse(["skynet", "size=65536", "div=4"])).
+
+first_bad_argument_decides_test() ->
+    ?assertEqual("threadring: hops=x is not a non-negative integer",
+                 error_of(["threadring", "hops=x", "actors=0"])),
+    ?assertEqual("threadring: actors=0 is out of range (1..=1000000)",
+                 error_of(["threadring", "actors=0", "hops=x"])).
+
+%%% The program as a process.
+
+%% Runs the suite in a child `erl' with one scheduler; returns
+%% {ExitStatus, Stdout, Stderr}.
+program(Args) ->
+    program(Args, "").
+
+program(Args, Env) ->
+    Ebin = filename:dirname(code:which(suite)),
+    Erl = filename:join([code:root_dir(), "bin", "erl"]),
+    Cmd = lists:flatten([Env, " ", quote(Erl),
+                         " -noshell -noinput +S 1:1 -pa ", quote(Ebin),
+                         " -run suite main", [[" ", quote(A)] || A <- Args]]),
+    {Status, Out} = shell(Cmd ++ " 2>/dev/null"),
+    {Status, Err} = shell(Cmd ++ " 2>&1 >/dev/null"),
+    {Status, Out, Err}.
+
+shell(Cmd) ->
+    Port = open_port({spawn_executable, "/bin/sh"},
+                     [{args, ["-c", Cmd]}, exit_status, binary, stderr_to_stdout]),
+    collect(Port, <<>>).
+
+collect(Port, Acc) ->
+    receive
+        {Port, {data, D}} -> collect(Port, <<Acc/binary, D/binary>>);
+        {Port, {exit_status, S}} -> {S, binary_to_list(Acc)}
+    end.
+
+quote(S) -> "'" ++ S ++ "'".
+
+program_prints_one_result_line_test_() ->
+    {timeout, 60,
+     fun() ->
+             ?assertEqual({0, "result bench=pingpong check=3\n", ""},
+                          program(["pingpong", "pings=3"]))
+     end}.
+
+bad_input_exits_2_with_one_stderr_line_test_() ->
+    Cases = [{["fannkuch", "n=13"], ["fannkuch", "n=13"]},
+             {["skynet", "size=1000", "div=7"], ["skynet", "size=1000", "div=7"]},
+             {["foo"], ["unknown benchmark", "foo"]},
+             {["threadring", "foo=1"], ["threadring", "foo=1"]},
+             {["threadring", "hops=abc"], ["threadring", "hops=abc"]},
+             {[], ["no benchmark given"]}],
+    [{string:join(Args, " "),
+      {timeout, 60,
+       fun() ->
+               {Status, Out, Err} = program(Args),
+               ?assertEqual(2, Status),
+               ?assertEqual("", Out),
+               ?assertMatch(["error: " ++ _], string:split(string:trim(Err, trailing, "\n"),
+                                                           "\n", all)),
+               [?assertNotEqual(nomatch, string:find(Err, N)) || N <- Needles]
+       end}}
+     || {Args, Needles} <- Cases].
+
+run_past_its_time_exits_1_test_() ->
+    {timeout, 60,
+     fun() ->
+             {Status, Out, Err} = program(["counting", "count=1000000000"],
+                                          "SUITE_TIMEOUT_SECS=1"),
+             ?assertEqual(1, Status),
+             ?assertEqual("", Out),
+             ?assertNotEqual(nomatch, string:find(Err, "error: counting: run failed"))
+     end}.
