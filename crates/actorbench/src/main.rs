@@ -1,6 +1,197 @@
-//! `actorbench`: the benchmark harness (built out in its own issue).
+//! `actorbench`: the command-line shell over the harness library. Each subcommand parses
+//! its flags and calls one library function; errors print as one line, with exit status
+//! 2 for bad input and 1 for anything else.
 
-fn main() {
-    eprintln!("actorbench: not built yet");
-    std::process::exit(2);
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use actorbench::error::exit_status;
+use actorbench::export::Format;
+use actorbench::plan::Order;
+use actorbench::session::{self, RunOptions};
+use actorbench::suite::Profile;
+use actorbench::{commands, peers, verify};
+use clap::{Parser, Subcommand};
+
+/// Runs, pins, measures, checks and stores actor benchmark runs across runtimes.
+#[derive(Parser)]
+#[command(name = "actorbench", version, about, long_about = None)]
+struct Cli {
+    /// The suite file (default: suite.toml here or in the nearest parent directory).
+    #[arg(long, global = true, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// The results database (default: results/actorbench.sqlite beside the suite file).
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build, run, measure and check every chosen benchmark; store and print the results.
+    Run(Box<RunArgs>),
+    /// List the stored sessions.
+    List,
+    /// Print a stored session's tables again.
+    Show {
+        /// Session number, or `latest` (the default).
+        session: Option<String>,
+    },
+    /// Export a stored session.
+    Export {
+        /// Session number, or `latest` (the default).
+        session: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: Format,
+        /// Output file (default: standard output).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Run every test vector (and the bad-input cases) against implementations.
+    Verify {
+        /// Implementations to verify (default: every available one).
+        #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
+        implementations: Vec<String>,
+        /// Thread counts to verify at (default: 1 and 2, as far as the machine has CPUs).
+        #[arg(long, value_delimiter = ',', value_name = "1,2")]
+        threads: Vec<usize>,
+        /// The vectors file (default: ../shared/spec/vectors.tsv beside the suite file,
+        /// else docs/vectors.tsv).
+        #[arg(long, value_name = "FILE")]
+        vectors: Option<PathBuf>,
+        /// Seconds each process may take.
+        #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+        timeout: f64,
+    },
+    /// List every implementation with its availability and toolchain version, or install.
+    Peers {
+        #[command(subcommand)]
+        action: Option<PeersAction>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PeersAction {
+    /// Run the install steps of each missing implementation (default: all of them).
+    Install {
+        /// Implementations to install.
+        names: Vec<String>,
+        /// Run the install steps even for implementations that are available.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Implementations to run (default: every available one).
+    #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
+    implementations: Vec<String>,
+    /// Benchmarks to run (default: all in the suite).
+    #[arg(long = "bench", value_delimiter = ',', value_name = "X,Y")]
+    benches: Vec<String>,
+    /// Parameter profile.
+    #[arg(long, value_enum, default_value_t = Profile::Quick)]
+    profile: Profile,
+    /// Override a parameter: `key=value` (every chosen benchmark with that parameter) or
+    /// `bench.key=value`. Repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// Run each benchmark's sweep (its values for the profile) instead of one point.
+    #[arg(long)]
+    sweep: bool,
+    /// Core counts (default: every count from 1 to the number of CPUs).
+    #[arg(long, value_delimiter = ',', value_name = "1,2")]
+    cores: Vec<usize>,
+    /// Measured runs per cell.
+    #[arg(long, default_value_t = 5)]
+    reps: u32,
+    /// Warmup runs per cell (kept, not counted).
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Seconds each run may take before its process group is killed.
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Run order.
+    #[arg(long, value_enum, default_value_t = Order::Interleaved)]
+    order: Order,
+    /// Seed of the random order (default: from the clock; stored with the session).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Also write the session as JSON.
+    #[arg(long, value_name = "FILE")]
+    export_json: Option<PathBuf>,
+    /// Also write the session's runs as CSV.
+    #[arg(long, value_name = "FILE")]
+    export_csv: Option<PathBuf>,
+    /// Also write the session's tables as Markdown.
+    #[arg(long, value_name = "FILE")]
+    export_markdown: Option<PathBuf>,
+    /// Do not write the HTML report.
+    #[arg(long)]
+    no_report: bool,
+    /// Where to write the report (default: report/ beside the database).
+    #[arg(long, value_name = "DIR")]
+    report_dir: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(a) => session::run(&RunOptions {
+            suite: cli.suite,
+            implementations: a.implementations,
+            benches: a.benches,
+            profile: a.profile,
+            params: a.params,
+            sweep: a.sweep,
+            cores: a.cores,
+            reps: a.reps,
+            warmup: a.warmup,
+            timeout: a.timeout,
+            order: a.order,
+            seed: a.seed,
+            db: cli.db,
+            export_json: a.export_json,
+            export_csv: a.export_csv,
+            export_markdown: a.export_markdown,
+            no_report: a.no_report,
+            report_dir: a.report_dir,
+        }),
+        Command::List => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+            .and_then(|s| commands::list(&s)),
+        Command::Show { session } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+            .and_then(|s| commands::show(&s, session.as_deref())),
+        Command::Export {
+            session,
+            format,
+            out,
+        } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+            .and_then(|s| commands::export(&s, session.as_deref(), format, out)),
+        Command::Verify {
+            implementations,
+            threads,
+            vectors,
+            timeout,
+        } => verify::run(&verify::VerifyOptions {
+            suite: cli.suite,
+            implementations,
+            threads,
+            vectors,
+            timeout,
+        }),
+        Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
+        Command::Peers {
+            action: Some(PeersAction::Install { names, force }),
+        } => peers::install(cli.suite.as_deref(), &names, force),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(exit_status(&e) as u8)
+        }
+    }
 }

@@ -1,0 +1,139 @@
+//! The small commands over a stored database: `list`, `show` and `export`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::export::{self, Format};
+use crate::output::{table, units};
+use crate::store::Store;
+use crate::summary;
+
+/// Opens the database named by `--db`, or the default one beside the suite file.
+pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
+    let suite = match suite {
+        Some(s) => Some(s.to_path_buf()),
+        None => crate::suite::find_default(),
+    };
+    Store::open_existing(&crate::session::db_path(db, suite.as_deref()))
+}
+
+/// `actorbench list`: one line per session.
+pub fn list(store: &Store) -> Result<i32> {
+    let sessions = store.sessions()?;
+    if sessions.is_empty() {
+        println!("no sessions in {}", store.path().display());
+        return Ok(0);
+    }
+    let mut rows = vec![
+        [
+            "session",
+            "started",
+            "status",
+            "profile",
+            "runs",
+            "failed",
+            "implementations",
+            "commit",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>(),
+    ];
+    for s in &sessions {
+        let (runs, failed) = store.run_counts(s.id)?;
+        let impls: Vec<String> = store
+            .impls(s.id)?
+            .into_iter()
+            .map(|i| {
+                if i.status == "available" {
+                    i.name
+                } else {
+                    format!("{} ({})", i.name, i.status)
+                }
+            })
+            .collect();
+        rows.push(vec![
+            s.id.to_string(),
+            s.started_at.clone(),
+            s.status.clone(),
+            s.profile.clone(),
+            runs.to_string(),
+            failed.to_string(),
+            impls.join(", "),
+            s.git_commit.chars().take(12).collect(),
+        ]);
+    }
+    print!(
+        "{}",
+        table::align(
+            &rows,
+            &[true, false, false, false, true, true, false, false]
+        )
+    );
+    Ok(0)
+}
+
+/// `actorbench show [SESSION]`: the session's header and tables again.
+pub fn show(store: &Store, session: Option<&str>) -> Result<i32> {
+    let s = store.resolve_session(session)?;
+    let data = store.load(&s)?;
+    println!(
+        "session {} ({}): {} to {}, {} profile",
+        s.id,
+        s.status,
+        s.started_at,
+        s.ended_at.as_deref().unwrap_or("?"),
+        s.profile
+    );
+    println!(
+        "host: {}, {} cores, {}, {}; commit {}",
+        s.host_cpu,
+        s.host_cores,
+        units::bytes(s.host_memory_bytes as f64),
+        s.host_kernel,
+        s.git_commit
+    );
+    println!("command: {}", s.command_line);
+    for i in &data.implementations {
+        let extra = if i.status == "available" {
+            String::new()
+        } else {
+            format!(" [{}]", i.status)
+        };
+        println!(
+            "  {} ({}): {}{extra}",
+            i.name,
+            i.language,
+            if i.version.is_empty() {
+                "-"
+            } else {
+                &i.version
+            }
+        );
+    }
+    println!();
+    if data.runs.is_empty() {
+        println!("no runs were recorded in this session");
+    } else {
+        print!("{}", table::render(&summary::summarise(&data.runs)));
+    }
+    Ok(0)
+}
+
+/// `actorbench export [SESSION] --format F [--out FILE]`.
+pub fn export(
+    store: &Store,
+    session: Option<&str>,
+    format: Format,
+    out: Option<PathBuf>,
+) -> Result<i32> {
+    let s = store.resolve_session(session)?;
+    let data = store.load(&s)?;
+    let out = out.unwrap_or_else(|| PathBuf::from("-"));
+    export::write(format, &data, &out)?;
+    if out.as_os_str() != "-" {
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(0)
+}

@@ -1,0 +1,164 @@
+//! The machine a session ran on, its checkout's commit, and wall-clock timestamps: what a
+//! reader needs to reproduce a measurement.
+//!
+//! CPU model and memory come from `/proc/cpuinfo` and `/proc/meminfo`, the kernel from
+//! `uname(2)`, the core count from the harness's CPU affinity (the CPUs runs can be
+//! pinned to), and the commit from `git rev-parse HEAD` in the suite's directory, with
+//! `-dirty` appended when tracked files are modified.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A description of the host.
+#[derive(Debug, Clone)]
+pub struct Host {
+    /// CPU model name.
+    pub cpu: String,
+    /// CPUs available to the harness.
+    pub cores: usize,
+    /// Total memory in bytes.
+    pub memory_bytes: u64,
+    /// Kernel name and release, e.g. `Linux 6.1.0`.
+    pub kernel: String,
+}
+
+/// Describes this machine.
+pub fn describe() -> Host {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find(|l| {
+            l.starts_with("model name") || l.starts_with("Processor") || l.starts_with("cpu model")
+        })
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_else(|| "unknown CPU".into());
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let memory_bytes = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024);
+    Host {
+        cpu,
+        cores: crate::exec::allowed_cpus().len(),
+        memory_bytes,
+        kernel: kernel(),
+    }
+}
+
+fn kernel() -> String {
+    // SAFETY: utsname is plain data filled in by uname(2); its fields are NUL-terminated.
+    unsafe {
+        let mut u: libc::utsname = std::mem::zeroed();
+        if libc::uname(&mut u) != 0 {
+            return "unknown kernel".into();
+        }
+        let field = |f: &[libc::c_char]| {
+            std::ffi::CStr::from_ptr(f.as_ptr())
+                .to_string_lossy()
+                .into_owned()
+        };
+        format!("{} {}", field(&u.sysname), field(&u.release))
+    }
+}
+
+/// The checkout's commit at `dir`, `-dirty` when tracked files differ; `unknown` outside git.
+pub fn git_commit(dir: &Path) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "HEAD"])
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        return "unknown".into();
+    };
+    let commit = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let clean = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(true);
+    if clean {
+        commit
+    } else {
+        format!("{commit}-dirty")
+    }
+}
+
+/// The current time as RFC 3339 UTC, to the second: `2024-05-01T12:00:00Z`.
+pub fn now_rfc3339() -> String {
+    rfc3339(SystemTime::now())
+}
+
+/// A time as RFC 3339 UTC, to the second.
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Gregorian date of a day count since 1970-01-01 (proleptic calendar, 400-year eras).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    (y, m, d)
+}
+
+/// The harness's own command line, shell-quoted where needed.
+pub fn command_line() -> String {
+    std::env::args()
+        .map(|a| quote(&a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes a word for a POSIX shell when it needs quoting.
+pub fn quote(a: &str) -> String {
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn formats_dates() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29T00:00:00Z"
+        );
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(1_700_000_000)),
+            "2023-11-14T22:13:20Z"
+        );
+        assert_eq!(quote("a b"), "'a b'");
+        assert!(describe().cores >= 1);
+    }
+}

@@ -1,0 +1,43 @@
+//! `actorbench`: the harness that runs every implementation of the actor benchmark suite
+//! as a process, pins it to the first `k` CPUs, measures it from outside, checks its
+//! answer against the contract and keeps every measurement in SQLite.
+//!
+//! The modules read as the pipeline, in the order data flows through it:
+//!
+//! - [`suite`] parses and validates `suite.toml` (with [`template`] for command lines);
+//! - [`contract`] and [`params`] know the benchmarks' parameters and ranges;
+//! - [`plan`] lays out the run matrix and its order;
+//! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
+//!   output), and [`measure`] turns `wait4` rusage into figures;
+//! - [`check`] judges an answer, [`fairness`] scores chameneos counts;
+//! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
+//! - [`session`] drives `actorbench run`; [`verify`] and [`peers`] are the other commands;
+//! - [`stats`] and [`summary`] reduce runs, [`output`] prints them, [`export`] writes them,
+//!   [`report`] draws them and [`compare`] sets two sessions side by side.
+
+pub mod capture;
+pub mod check;
+pub mod commands;
+pub mod contract;
+pub mod error;
+pub mod exec;
+pub mod export;
+pub mod fairness;
+pub mod host;
+pub mod measure;
+pub mod output;
+pub mod params;
+pub mod peers;
+pub mod plan;
+pub mod report;
+pub mod session;
+pub mod stats;
+pub mod store;
+pub mod suite;
+pub mod summary;
+pub mod template;
+pub mod toolchain;
+pub mod trial;
+pub mod verify;
+
+pub use error::UsageError;

@@ -1,0 +1,204 @@
+//! The run matrix and the order it runs in.
+//!
+//! A *cell* is one combination of benchmark, parameter set, implementation and core
+//! count. Every cell gets `warmup` warmup runs followed by `reps` measured runs. The
+//! order of all those runs is one of:
+//!
+//! - **interleaved** (default): round by round; each round runs every cell once, the
+//!   warmup rounds first. Consecutive runs cycle through the implementations, so a slow
+//!   drift of the machine (thermal, other load) hits every implementation alike.
+//! - **random**: all runs shuffled (seeded, the seed is stored with the session); each
+//!   cell's first `warmup` runs in the shuffled order are its warmups.
+//! - **grouped**: each cell's runs back to back, cell after cell (the thesis's order).
+//!
+//! Within a round, cells go benchmark by benchmark (suite order), then parameter set,
+//! then core count, then implementation.
+
+use crate::params::Params;
+
+/// One cell of the matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// Benchmark name.
+    pub bench: String,
+    /// Its parameters.
+    pub params: Params,
+    /// Implementation name.
+    pub implementation: String,
+    /// Cores (pinned CPUs and thread count).
+    pub cores: usize,
+}
+
+/// One run to do: which cell, which repetition of which phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    /// Index into the cell list.
+    pub cell: usize,
+    /// Repetition within its phase, from 0.
+    pub rep: u32,
+    /// A warmup run.
+    pub warmup: bool,
+}
+
+/// The run order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    /// Round-robin over all cells, so drift hits all alike.
+    Interleaved,
+    /// Seeded shuffle of all runs.
+    Random,
+    /// Each cell's runs back to back.
+    Grouped,
+}
+
+impl Order {
+    /// The order's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Interleaved => "interleaved",
+            Order::Random => "random",
+            Order::Grouped => "grouped",
+        }
+    }
+}
+
+/// The cells for these benchmarks (each with its parameter sets), implementations and
+/// core counts, in round order.
+pub fn cells(
+    benches: &[(String, Vec<Params>)],
+    implementations: &[String],
+    cores: &[usize],
+) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for (bench, sets) in benches {
+        for params in sets {
+            for &k in cores {
+                for imp in implementations {
+                    out.push(Cell {
+                        bench: bench.clone(),
+                        params: params.clone(),
+                        implementation: imp.clone(),
+                        cores: k,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The jobs for `n_cells` cells with `warmup` + `reps` runs each, in `order`.
+pub fn schedule(n_cells: usize, warmup: u32, reps: u32, order: Order, seed: u64) -> Vec<Job> {
+    let per_cell = warmup + reps;
+    let phase = |i: u32| {
+        if i < warmup {
+            (i, true)
+        } else {
+            (i - warmup, false)
+        }
+    };
+    let mut jobs = Vec::with_capacity(n_cells * per_cell as usize);
+    match order {
+        Order::Interleaved => {
+            for i in 0..per_cell {
+                let (rep, warm) = phase(i);
+                jobs.extend((0..n_cells).map(|cell| Job {
+                    cell,
+                    rep,
+                    warmup: warm,
+                }));
+            }
+        }
+        Order::Grouped => {
+            for cell in 0..n_cells {
+                jobs.extend((0..per_cell).map(|i| {
+                    let (rep, warm) = phase(i);
+                    Job {
+                        cell,
+                        rep,
+                        warmup: warm,
+                    }
+                }));
+            }
+        }
+        Order::Random => {
+            let mut cells: Vec<usize> = (0..n_cells)
+                .flat_map(|c| std::iter::repeat_n(c, per_cell as usize))
+                .collect();
+            let mut rng = SplitMix64(seed);
+            for i in (1..cells.len()).rev() {
+                let j = (rng.next() % (i as u64 + 1)) as usize;
+                cells.swap(i, j);
+            }
+            let mut seen = vec![0u32; n_cells];
+            for cell in cells {
+                let (rep, warm) = phase(seen[cell]);
+                seen[cell] += 1;
+                jobs.push(Job {
+                    cell,
+                    rep,
+                    warmup: warm,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// SplitMix64: a tiny, well-mixed generator; enough to shuffle a run order reproducibly.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_runs_every_job_once_with_warmups_first() {
+        for order in [Order::Interleaved, Order::Random, Order::Grouped] {
+            let jobs = schedule(5, 1, 3, order, 7);
+            assert_eq!(jobs.len(), 20);
+            for cell in 0..5 {
+                let mine: Vec<&Job> = jobs.iter().filter(|j| j.cell == cell).collect();
+                assert!(mine[0].warmup && mine[1..].iter().all(|j| !j.warmup));
+                assert_eq!(
+                    mine[1..].iter().map(|j| j.rep).collect::<Vec<_>>(),
+                    [0, 1, 2]
+                );
+            }
+        }
+        let jobs = schedule(3, 0, 2, Order::Interleaved, 0);
+        assert_eq!(
+            jobs.iter().map(|j| j.cell).collect::<Vec<_>>(),
+            [0, 1, 2, 0, 1, 2]
+        );
+    }
+
+    #[test]
+    fn cells_cycle_implementations_fastest() {
+        let p = vec![("b".to_string(), vec![Params::new()])];
+        let c = cells(&p, &["x".into(), "y".into()], &[1, 2]);
+        let names: Vec<(String, usize)> = c
+            .iter()
+            .map(|c| (c.implementation.clone(), c.cores))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("x".into(), 1),
+                ("y".into(), 1),
+                ("x".into(), 2),
+                ("y".into(), 2)
+            ]
+        );
+    }
+}

@@ -1,0 +1,439 @@
+//! `actorbench run`: one measuring session, from the suite file to the stored table.
+//!
+//! 1. Validate everything the user gave (suite file, names, parameters, cores, reps,
+//!    timeout) and open the database: any problem is a [`UsageError`] before anything is
+//!    written.
+//! 2. Probe each chosen implementation: a missing toolchain is skipped with one line
+//!    naming what is missing and how to install it.
+//! 3. Store the session row (host, commit, command line, versions), build each available
+//!    implementation once (a failed build is recorded and that implementation skipped).
+//! 4. Run the planned jobs in order, each judged and committed as soon as it ends, with a
+//!    progress bar and ETA. Ctrl-C kills the running process group, marks the session
+//!    `interrupted` and says where it is.
+//! 5. Print the table per benchmark, write the requested exports and the report.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::error::UsageError;
+use crate::exec;
+use crate::export::{self, Format};
+use crate::host;
+use crate::output::table;
+use crate::params::{self, Params};
+use crate::plan::{self, Order};
+use crate::store::{ImplRecord, SessionRecord, Store};
+use crate::suite::{self, Implementation, Profile, Suite};
+use crate::summary;
+use crate::toolchain::{self, Availability};
+use crate::trial::{self, Trial};
+
+/// Everything `actorbench run` takes.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// `--suite`.
+    pub suite: Option<PathBuf>,
+    /// `--impl`.
+    pub implementations: Vec<String>,
+    /// `--bench`.
+    pub benches: Vec<String>,
+    /// `--profile`.
+    pub profile: Profile,
+    /// `--param`, each `key=value` or `bench.key=value`.
+    pub params: Vec<String>,
+    /// `--sweep`: run each benchmark's sweep.
+    pub sweep: bool,
+    /// `--cores` (empty: 1 to the number of CPUs).
+    pub cores: Vec<usize>,
+    /// `--reps`.
+    pub reps: u32,
+    /// `--warmup`.
+    pub warmup: u32,
+    /// `--timeout` in seconds.
+    pub timeout: f64,
+    /// `--order`.
+    pub order: Order,
+    /// `--seed` for the random order.
+    pub seed: Option<u64>,
+    /// `--db`.
+    pub db: Option<PathBuf>,
+    /// `--export-json`.
+    pub export_json: Option<PathBuf>,
+    /// `--export-csv`.
+    pub export_csv: Option<PathBuf>,
+    /// `--export-markdown`.
+    pub export_markdown: Option<PathBuf>,
+    /// `--no-report`.
+    pub no_report: bool,
+    /// `--report-dir`.
+    pub report_dir: Option<PathBuf>,
+}
+
+/// The database file: `--db`, else `results/actorbench.sqlite` beside the suite file
+/// (or in the current directory when there is no suite file).
+pub fn db_path(given: Option<&Path>, suite: Option<&Path>) -> PathBuf {
+    if let Some(p) = given {
+        return p.to_path_buf();
+    }
+    let base = suite
+        .and_then(|s| s.canonicalize().ok())
+        .and_then(|s| s.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("results").join("actorbench.sqlite")
+}
+
+/// The parameter sets per chosen benchmark after `--profile`, `--sweep` and `--param`.
+pub fn resolve_points(
+    suite: &Suite,
+    benches: &[&suite::Benchmark],
+    profile: Profile,
+    sweep: bool,
+    overrides: &[String],
+) -> Result<Vec<(String, Vec<Params>)>, UsageError> {
+    // Parse the overrides: `key=value` for every chosen benchmark that has `key`,
+    // `bench.key=value` for one.
+    let mut parsed: Vec<(Option<String>, String, u64)> = Vec::new();
+    for o in overrides {
+        let (target, pair) = match o.split_once('=').and_then(|(k, _)| k.split_once('.')) {
+            Some((b, _)) => (Some(b.to_string()), &o[b.len() + 1..]),
+            None => (None, o.as_str()),
+        };
+        let (k, v) =
+            params::parse_pair(pair).map_err(|e| UsageError::new(format!("--param {o}: {e}")))?;
+        if let Some(b) = &target {
+            let bench = suite.benchmark(b).ok_or_else(|| {
+                UsageError::new(format!(
+                    "--param {o}: unknown benchmark '{b}' (known: {})",
+                    suite.benchmark_names()
+                ))
+            })?;
+            if !benches.iter().any(|x| x.name == bench.name) {
+                return Err(UsageError::new(format!(
+                    "--param {o}: benchmark '{b}' is not among those chosen"
+                )));
+            }
+            if bench.spec.param(&k).is_none() {
+                return Err(UsageError::new(format!(
+                    "--param {o}: {b}: unknown parameter {k}={v} (known: {})",
+                    bench.spec.known_params()
+                )));
+            }
+        } else if !benches.iter().any(|b| b.spec.param(&k).is_some()) {
+            let names: Vec<&str> = benches.iter().map(|b| b.name.as_str()).collect();
+            return Err(UsageError::new(format!(
+                "--param {o}: unknown parameter {k}={v}: none of the chosen benchmarks ({}) has it",
+                names.join(", ")
+            )));
+        }
+        parsed.push((target, k, v));
+    }
+    let mut out = Vec::new();
+    for b in benches {
+        let mine: Vec<&(Option<String>, String, u64)> = parsed
+            .iter()
+            .filter(|(t, k, _)| {
+                t.as_deref().is_none_or(|t| t == b.name) && b.spec.param(k).is_some()
+            })
+            .collect();
+        let swept_overridden = b
+            .sweep
+            .as_ref()
+            .is_some_and(|s| mine.iter().any(|(_, k, _)| *k == s.param));
+        let mut points = b.points(profile, sweep && !swept_overridden);
+        for p in &mut points {
+            for (_, k, v) in &mine {
+                p.set(k, *v);
+            }
+            b.spec.validate(p).map_err(UsageError::new)?;
+        }
+        out.push((b.name.clone(), points));
+    }
+    Ok(out)
+}
+
+/// Checks `--cores`: each between 1 and the number of CPUs; empty means all counts.
+pub fn resolve_cores(cores: &[usize], flag: &str) -> Result<Vec<usize>, UsageError> {
+    let available = exec::allowed_cpus().len();
+    if cores.is_empty() {
+        return Ok((1..=available).collect());
+    }
+    let mut out = Vec::new();
+    for &k in cores {
+        if k == 0 {
+            return Err(UsageError::new(format!(
+                "{flag} 0: a run needs at least one core"
+            )));
+        }
+        if k > available {
+            return Err(UsageError::new(format!(
+                "{flag} {k}: this machine has only {available} CPU{} available to the harness",
+                if available == 1 { "" } else { "s" }
+            )));
+        }
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    Ok(out)
+}
+
+/// Probes implementations, printing one line for each missing one; returns the available
+/// ones with their versions, and records for all.
+pub fn probe<'a>(
+    suite: &Suite,
+    chosen: &[&'a Implementation],
+) -> (Vec<(&'a Implementation, String)>, Vec<ImplRecord>) {
+    let mut available = Vec::new();
+    let mut records = Vec::new();
+    for imp in chosen {
+        let mut rec = ImplRecord {
+            name: imp.name.clone(),
+            language: imp.language.clone(),
+            run_template: imp.run_template.clone(),
+            ..Default::default()
+        };
+        match toolchain::availability(imp, &suite.dir) {
+            Availability::Available => {
+                rec.version = toolchain::version(imp, &suite.dir);
+                rec.status = "available".into();
+                available.push((*imp, rec.version.clone()));
+            }
+            Availability::Missing(why) => {
+                eprintln!("skipping {}", imp.missing_line(&why));
+                rec.status = "missing".into();
+                rec.detail = why;
+            }
+        }
+        records.push(rec);
+    }
+    (available, records)
+}
+
+/// Runs a session; returns the process exit status (0, or 130 when interrupted).
+pub fn run(opts: &RunOptions) -> Result<i32> {
+    // 1. Validate everything before writing anything.
+    let suite_path = suite::locate(opts.suite.as_deref())?;
+    let suite = suite::load(&suite_path)?;
+    let chosen = suite.select_implementations(&opts.implementations)?;
+    let benches = suite.select_benchmarks(&opts.benches)?;
+    let points = resolve_points(&suite, &benches, opts.profile, opts.sweep, &opts.params)?;
+    let cores = resolve_cores(&opts.cores, "--cores")?;
+    if opts.reps == 0 {
+        crate::usage!("--reps 0: a session needs at least one measured run per cell");
+    }
+    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
+        crate::usage!(
+            "--timeout {}: give a positive number of seconds",
+            opts.timeout
+        );
+    }
+    let db = db_path(opts.db.as_deref(), Some(&suite_path));
+    let store = Store::create(&db)?;
+    exec::install_interrupt_handler();
+
+    // 2. Probe toolchains.
+    let (available, mut records) = probe(&suite, &chosen);
+    if available.is_empty() {
+        anyhow::bail!(
+            "no implementation is available to run (chosen: {}); see `actorbench peers`",
+            chosen
+                .iter()
+                .map(|i| i.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+
+    // 3. The session row, then builds.
+    let h = host::describe();
+    let seed = opts.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let settings = serde_json::json!({
+        "reps": opts.reps, "warmup": opts.warmup, "timeout_s": opts.timeout, "order": opts.order.name(),
+        "seed": seed, "cores": cores, "sweep": opts.sweep,
+        "benchmarks": benches.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+        "params": opts.params,
+    });
+    let session = store.begin_session(&SessionRecord {
+        started_at: host::now_rfc3339(),
+        git_commit: host::git_commit(&suite.dir),
+        host_cpu: h.cpu.clone(),
+        host_cores: h.cores as i64,
+        host_memory_bytes: h.memory_bytes as i64,
+        host_kernel: h.kernel.clone(),
+        command_line: host::command_line(),
+        profile: opts.profile.name().into(),
+        settings: settings.to_string(),
+        suite_path: suite
+            .path
+            .canonicalize()
+            .unwrap_or(suite.path.clone())
+            .display()
+            .to_string(),
+        ..Default::default()
+    })?;
+    eprintln!("session {session}: results go to {}", db.display());
+    let mut runnable: Vec<&Implementation> = Vec::new();
+    for (imp, version) in &available {
+        if exec::interrupted() {
+            break;
+        }
+        if let Some(cmd) = &imp.build {
+            eprintln!(
+                "building {} ({}): {cmd}",
+                imp.name,
+                if version.is_empty() {
+                    "no version"
+                } else {
+                    version
+                }
+            );
+        }
+        let built = toolchain::build(imp, &suite.dir);
+        let rec = records
+            .iter_mut()
+            .find(|r| r.name == imp.name)
+            .expect("probed");
+        if built.ok {
+            runnable.push(imp);
+        } else if !exec::interrupted() {
+            eprintln!(
+                "build of {} failed after {:.1} s; skipping it. Its output ends with:",
+                imp.name, built.seconds
+            );
+            for line in built
+                .tail
+                .lines()
+                .rev()
+                .take(15)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                eprintln!("  | {line}");
+            }
+            rec.status = "build-failed".into();
+            rec.detail = built.tail.clone();
+        }
+    }
+    for rec in &records {
+        store.put_impl(session, rec)?;
+    }
+
+    // 4. Run.
+    let impl_names: Vec<String> = runnable.iter().map(|i| i.name.clone()).collect();
+    let cells = plan::cells(&points, &impl_names, &cores);
+    let jobs = plan::schedule(cells.len(), opts.warmup, opts.reps, opts.order, seed);
+    let timeout = Duration::from_secs_f64(opts.timeout);
+    let started = Instant::now();
+    let bar = progress_bar(jobs.len() as u64);
+    let mut done = 0usize;
+    let mut failed = 0usize;
+    for (seq, job) in jobs.iter().enumerate() {
+        if exec::interrupted() {
+            break;
+        }
+        let cell = &cells[job.cell];
+        let imp = suite
+            .implementation(&cell.implementation)
+            .expect("planned from the suite");
+        bar.set_message(format!("{} {} {}c", cell.bench, imp.name, cell.cores));
+        let t = Trial {
+            implementation: imp,
+            bench: &cell.bench,
+            params: &cell.params,
+            cores: cell.cores,
+            timeout,
+            dir: &suite.dir,
+        };
+        let Some(mut rec) = trial::run(&t) else { break };
+        rec.session_id = session;
+        rec.seq = seq as i64;
+        rec.rep = job.rep as i64;
+        rec.warmup = job.warmup;
+        store.insert_run(&rec)?;
+        done += 1;
+        if !rec.ok() {
+            failed += 1;
+            let line = summary::failure_line(&rec);
+            bar.suspend(|| eprintln!("FAILED {} {}: {line}", rec.bench, rec.params));
+        }
+        bar.inc(1);
+        if bar.is_hidden() && (done % (jobs.len() / 10).max(1) == 0 || done == jobs.len()) {
+            eprintln!(
+                "[{done}/{}] {:.0}% after {}, {failed} failed",
+                jobs.len(),
+                100.0 * done as f64 / jobs.len() as f64,
+                crate::output::units::seconds(started.elapsed().as_secs_f64())
+            );
+        }
+    }
+    bar.finish_and_clear();
+
+    if exec::interrupted() {
+        store.end_session(session, "interrupted", &host::now_rfc3339())?;
+        eprintln!(
+            "interrupted: session {session} keeps the {done} finished runs in {}; see it with `actorbench show {session}{}`",
+            db.display(),
+            db_flag(opts.db.as_deref())
+        );
+        return Ok(130);
+    }
+    store.end_session(session, "complete", &host::now_rfc3339())?;
+
+    // 5. Present.
+    let record = store.session(session)?.expect("just written");
+    let data = store.load(&record)?;
+    println!("{}", table::render(&summary::summarise(&data.runs)));
+    for (path, format) in [
+        (&opts.export_json, Format::Json),
+        (&opts.export_csv, Format::Csv),
+        (&opts.export_markdown, Format::Markdown),
+    ] {
+        if let Some(p) = path {
+            export::write(format, &data, p)?;
+            eprintln!("wrote {}", p.display());
+        }
+    }
+    if !opts.no_report {
+        let dir = opts
+            .report_dir
+            .clone()
+            .unwrap_or_else(|| db.parent().unwrap_or(Path::new(".")).join("report"));
+        match crate::report::write(&data, &dir) {
+            Ok(index) => eprintln!("report: {}", index.display()),
+            Err(e) => eprintln!("warning: could not write the report: {e:#}"),
+        }
+    }
+    eprintln!(
+        "session {session}: {done} runs ({failed} failed) in {}; stored in {}",
+        crate::output::units::seconds(started.elapsed().as_secs_f64()),
+        db.display()
+    );
+    Ok(0)
+}
+
+fn db_flag(db: Option<&Path>) -> String {
+    db.map(|p| format!(" --db {}", host::quote(&p.display().to_string())))
+        .unwrap_or_default()
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar
+}

@@ -1,0 +1,212 @@
+//! Reducing a session's runs to one summary per cell (benchmark, parameters,
+//! implementation, cores): what the table, the exports and the report all show.
+//!
+//! Only measured runs (not warmups) that succeeded count toward the figures: median wall
+//! time with min and max, and the medians of CPU utilisation, peak RSS, context switches
+//! and the chameneos fairness figures. Every failed run, warmups included, is listed.
+//! Within a benchmark and parameter set, each cell's ratio is its median over the fastest
+//! median of that group.
+
+use serde::Serialize;
+
+use crate::stats;
+use crate::store::RunRecord;
+
+/// Figures for one cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellSummary {
+    /// Benchmark.
+    pub bench: String,
+    /// Canonical parameters.
+    pub params: String,
+    /// Implementation.
+    pub implementation: String,
+    /// Cores.
+    pub cores: i64,
+    /// Measured runs that succeeded.
+    pub ok: usize,
+    /// Measured runs in all.
+    pub measured: usize,
+    /// Wall times of the successful measured runs, in run order.
+    pub walls: Vec<f64>,
+    /// Median wall seconds (NaN when none succeeded).
+    pub wall_median: f64,
+    /// Fastest wall seconds.
+    pub wall_min: f64,
+    /// Slowest wall seconds.
+    pub wall_max: f64,
+    /// Median over the fastest cell's median in its group (NaN when none succeeded).
+    pub ratio: f64,
+    /// Median CPU utilisation ((user+sys)/wall).
+    pub cpu_util: f64,
+    /// Median peak RSS in bytes.
+    pub max_rss_bytes: f64,
+    /// Median voluntary context switches.
+    pub voluntary_switches: f64,
+    /// Median involuntary context switches.
+    pub involuntary_switches: f64,
+    /// Median coefficient of variation of chameneos counts.
+    pub fairness_cv: Option<f64>,
+    /// Median Jain's index of chameneos counts.
+    pub fairness_jain: Option<f64>,
+    /// Median stddev of chameneos counts.
+    pub fairness_stddev: Option<f64>,
+    /// Failed runs, warmups included.
+    pub failures: Vec<RunRecord>,
+}
+
+/// A benchmark and parameter set, with its cells.
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// Benchmark.
+    pub bench: String,
+    /// Canonical parameters.
+    pub params: String,
+    /// Its cells, by implementation (first-seen order) then cores.
+    pub cells: Vec<CellSummary>,
+}
+
+/// Groups and summarises runs, keeping the order in which benchmarks, parameter sets and
+/// implementations first appear.
+pub fn summarise(runs: &[RunRecord]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut impl_order: Vec<&str> = Vec::new();
+    for r in runs {
+        if !impl_order.contains(&r.implementation.as_str()) {
+            impl_order.push(&r.implementation);
+        }
+        let g = match groups
+            .iter_mut()
+            .position(|g| g.bench == r.bench && g.params == r.params)
+        {
+            Some(i) => &mut groups[i],
+            None => {
+                groups.push(Group {
+                    bench: r.bench.clone(),
+                    params: r.params.clone(),
+                    cells: Vec::new(),
+                });
+                groups.last_mut().unwrap()
+            }
+        };
+        if !g
+            .cells
+            .iter()
+            .any(|c| c.implementation == r.implementation && c.cores == r.cores)
+        {
+            g.cells.push(empty_cell(r));
+        }
+    }
+    for g in &mut groups {
+        for c in &mut g.cells {
+            let mine: Vec<&RunRecord> = runs
+                .iter()
+                .filter(|r| {
+                    r.bench == g.bench
+                        && r.params == g.params
+                        && r.implementation == c.implementation
+                        && r.cores == c.cores
+                })
+                .collect();
+            fill(c, &mine);
+        }
+        g.cells.sort_by_key(|c| {
+            (
+                impl_order.iter().position(|i| *i == c.implementation),
+                c.cores,
+            )
+        });
+        let fastest = g
+            .cells
+            .iter()
+            .map(|c| c.wall_median)
+            .filter(|m| m.is_finite())
+            .reduce(f64::min);
+        for c in &mut g.cells {
+            c.ratio = fastest.map_or(f64::NAN, |f| c.wall_median / f);
+        }
+    }
+    groups
+}
+
+fn empty_cell(r: &RunRecord) -> CellSummary {
+    CellSummary {
+        bench: r.bench.clone(),
+        params: r.params.clone(),
+        implementation: r.implementation.clone(),
+        cores: r.cores,
+        ok: 0,
+        measured: 0,
+        walls: Vec::new(),
+        wall_median: f64::NAN,
+        wall_min: f64::NAN,
+        wall_max: f64::NAN,
+        ratio: f64::NAN,
+        cpu_util: f64::NAN,
+        max_rss_bytes: f64::NAN,
+        voluntary_switches: f64::NAN,
+        involuntary_switches: f64::NAN,
+        fairness_cv: None,
+        fairness_jain: None,
+        fairness_stddev: None,
+        failures: Vec::new(),
+    }
+}
+
+fn fill(c: &mut CellSummary, runs: &[&RunRecord]) {
+    let measured: Vec<&&RunRecord> = runs.iter().filter(|r| !r.warmup).collect();
+    let good: Vec<&&&RunRecord> = measured.iter().filter(|r| r.ok()).collect();
+    c.measured = measured.len();
+    c.ok = good.len();
+    c.failures = runs
+        .iter()
+        .filter(|r| !r.ok())
+        .map(|r| (*r).clone())
+        .collect();
+    let col = |f: &dyn Fn(&RunRecord) -> f64| good.iter().map(|r| f(r)).collect::<Vec<f64>>();
+    c.walls = col(&|r| r.wall_s);
+    c.wall_median = stats::median(&c.walls);
+    c.wall_min = stats::min(&c.walls);
+    c.wall_max = stats::max(&c.walls);
+    c.cpu_util = stats::median(&col(&|r| r.cpu_util));
+    c.max_rss_bytes = stats::median(&col(&|r| r.max_rss_bytes as f64));
+    c.voluntary_switches = stats::median(&col(&|r| r.voluntary_switches as f64));
+    c.involuntary_switches = stats::median(&col(&|r| r.involuntary_switches as f64));
+    let opt = |f: &dyn Fn(&RunRecord) -> Option<f64>| {
+        let v: Vec<f64> = good.iter().filter_map(|r| f(r)).collect();
+        (!v.is_empty()).then(|| stats::median(&v))
+    };
+    c.fairness_cv = opt(&|r| r.fairness_cv);
+    c.fairness_jain = opt(&|r| r.fairness_jain);
+    c.fairness_stddev = opt(&|r| r.fairness_stddev);
+}
+
+/// One line describing a failed run: who, what kind, why, and the end of its stderr.
+pub fn failure_line(r: &RunRecord) -> String {
+    let what = if r.warmup {
+        format!("warmup {}", r.rep + 1)
+    } else {
+        format!("rep {}", r.rep + 1)
+    };
+    let mut s = format!(
+        "{} {} core{} {what}: {}",
+        r.implementation,
+        r.cores,
+        if r.cores == 1 { "" } else { "s" },
+        r.status
+    );
+    if !r.detail.is_empty() {
+        s.push_str(&format!(" ({})", r.detail));
+    }
+    let tail: Vec<&str> = r
+        .stderr_tail
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if let Some(last) = tail.last() {
+        let last: String = last.chars().take(160).collect();
+        s.push_str(&format!("; stderr: {last}"));
+    }
+    s
+}

@@ -1,0 +1,396 @@
+//! `actorbench verify`: does each implementation honour the contract?
+//!
+//! For every chosen implementation: build it, then run every line of the vectors file
+//! (`bench<TAB>params<TAB>check`) as its own process at each thread count, pinned like a
+//! measured run, and require exit status 0, exactly one well-formed `result` line, the
+//! vector's check (and, for chameneos, one count per creature summing to `2*meetings`).
+//! Then run the contract's bad-input cases once each and require exit status 2, nothing
+//! on stdout and exactly one line on stderr naming the benchmark, parameter and value.
+//!
+//! Nothing is skipped silently: an implementation named with `--impl` that is not
+//! available is a failure; without `--impl`, unavailable implementations are listed as
+//! skipped and their tests counted as skipped. The last line is `N passed, M failed`
+//! (`, K skipped` when some were), and the exit status is 1 when anything failed.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::contract;
+use crate::error::UsageError;
+use crate::exec::{self, Exit};
+use crate::params::Params;
+use crate::session::resolve_cores;
+use crate::suite::{self, Implementation};
+use crate::toolchain::{self, Availability};
+use crate::trial::{self, Trial};
+
+/// Everything `actorbench verify` takes.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// `--suite`.
+    pub suite: Option<PathBuf>,
+    /// `--impl` (empty: all available).
+    pub implementations: Vec<String>,
+    /// `--threads` (empty: 1 and 2, as far as the machine has CPUs).
+    pub threads: Vec<usize>,
+    /// `--vectors`.
+    pub vectors: Option<PathBuf>,
+    /// `--timeout` in seconds, per process.
+    pub timeout: f64,
+}
+
+/// One line of the vectors file.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// Benchmark.
+    pub bench: String,
+    /// Parameters.
+    pub params: Params,
+    /// The check it must print.
+    pub check: String,
+}
+
+/// A bad-input case: the words after the program, and what its error line must contain.
+pub struct BadInput {
+    /// Benchmark word.
+    pub bench: &'static str,
+    /// Parameter words.
+    pub params: &'static [&'static str],
+    /// Strings the one stderr line must contain.
+    pub must_name: &'static [&'static str],
+}
+
+/// The contract's bad-input cases.
+pub const BAD_INPUTS: &[BadInput] = &[
+    BadInput {
+        bench: "fannkuch",
+        params: &["n=13"],
+        must_name: &["fannkuch", "n=13"],
+    },
+    BadInput {
+        bench: "skynet",
+        params: &["size=1000", "div=7"],
+        must_name: &["skynet", "size=1000", "div=7"],
+    },
+    BadInput {
+        bench: "nosuchbench",
+        params: &[],
+        must_name: &["nosuchbench"],
+    },
+    BadInput {
+        bench: "threadring",
+        params: &["foo=1"],
+        must_name: &["threadring", "foo=1"],
+    },
+    BadInput {
+        bench: "threadring",
+        params: &["hops=abc"],
+        must_name: &["threadring", "hops=abc"],
+    },
+];
+
+/// Reads a vectors file; a malformed line is a [`UsageError`] naming it.
+pub fn load_vectors(path: &Path) -> Result<Vec<Vector>, UsageError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        UsageError::new(format!("cannot read vectors file {}: {e}", path.display()))
+    })?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |why: String| UsageError::new(format!("{}:{}: {why}", path.display(), i + 1));
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() != 3 {
+            return Err(bad(format!(
+                "expected bench<TAB>params<TAB>check, got {} columns",
+                cols.len()
+            )));
+        }
+        let spec = contract::find(cols[0].trim()).ok_or_else(|| {
+            bad(format!(
+                "unknown benchmark '{}' (known: {})",
+                cols[0],
+                contract::known_names()
+            ))
+        })?;
+        let params = Params::parse_words(cols[1].split_whitespace()).map_err(bad)?;
+        // Vectors may leave parameters at their defaults; only what is given is checked.
+        for (k, v) in params.iter() {
+            let p = spec
+                .param(k)
+                .ok_or_else(|| bad(format!("{}: unknown parameter {k}={v}", spec.name)))?;
+            if v < p.min || v > p.max {
+                return Err(bad(format!("{}: {k}={v} is out of range", spec.name)));
+            }
+        }
+        out.push(Vector {
+            bench: spec.name.to_string(),
+            params,
+            check: cols[2].trim().to_string(),
+        });
+    }
+    if out.is_empty() {
+        return Err(UsageError::new(format!(
+            "vectors file {} has no vectors",
+            path.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// The vectors file: `--vectors`, else `../shared/spec/vectors.tsv` beside the suite
+/// file, else `docs/vectors.tsv` there.
+pub fn vectors_path(given: Option<&Path>, suite_dir: &Path) -> Result<PathBuf, UsageError> {
+    if let Some(p) = given {
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(UsageError::new(format!(
+                "vectors file {} does not exist",
+                p.display()
+            )))
+        };
+    }
+    let candidates = [
+        suite_dir.join("../shared/spec/vectors.tsv"),
+        suite_dir.join("docs/vectors.tsv"),
+    ];
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "no vectors file: looked for {} and {}; give one with --vectors FILE",
+                candidates[0].display(),
+                candidates[1].display()
+            ))
+        })
+}
+
+struct Tally {
+    passed: usize,
+    failed: Vec<String>,
+    skipped: usize,
+}
+
+/// Runs `verify`; returns the exit status (0 all passed, 1 something failed).
+pub fn run(opts: &VerifyOptions) -> Result<i32> {
+    let suite_path = suite::locate(opts.suite.as_deref())?;
+    let suite = suite::load(&suite_path)?;
+    let explicit = !opts.implementations.is_empty();
+    let chosen = suite.select_implementations(&opts.implementations)?;
+    let threads = if opts.threads.is_empty() {
+        let n = exec::allowed_cpus().len();
+        (1..=n.min(2)).collect()
+    } else {
+        resolve_cores(&opts.threads, "--threads")?
+    };
+    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
+        crate::usage!(
+            "--timeout {}: give a positive number of seconds",
+            opts.timeout
+        );
+    }
+    let vectors_file = vectors_path(opts.vectors.as_deref(), &suite.dir)?;
+    let vectors = load_vectors(&vectors_file)?;
+    exec::install_interrupt_handler();
+    let timeout = Duration::from_secs_f64(opts.timeout);
+    let per_impl = vectors.len() * threads.len() + BAD_INPUTS.len();
+    eprintln!(
+        "verifying {} against {} vectors from {} at threads {:?}, plus {} bad-input cases",
+        chosen
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        vectors.len(),
+        vectors_file.display(),
+        threads,
+        BAD_INPUTS.len()
+    );
+    let mut t = Tally {
+        passed: 0,
+        failed: Vec::new(),
+        skipped: 0,
+    };
+    for imp in chosen {
+        if exec::interrupted() {
+            break;
+        }
+        if let Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
+            let line = imp.missing_line(&why);
+            if explicit {
+                fail(&mut t, format!("{}: {line}", imp.name));
+            } else {
+                eprintln!("SKIPPED {line} ({per_impl} tests not run)");
+                t.skipped += per_impl;
+            }
+            continue;
+        }
+        if let Some(cmd) = &imp.build {
+            eprintln!("building {}: {cmd}", imp.name);
+        }
+        let built = toolchain::build(imp, &suite.dir);
+        if !built.ok {
+            let tail: Vec<&str> = built.tail.lines().rev().take(10).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            fail(
+                &mut t,
+                format!(
+                    "{}: build failed, so its {per_impl} tests were not run:\n    {}",
+                    imp.name,
+                    tail.join("\n    ")
+                ),
+            );
+            continue;
+        }
+        let before = (t.passed, t.failed.len());
+        for v in &vectors {
+            for &k in &threads {
+                if exec::interrupted() {
+                    break;
+                }
+                verify_vector(&mut t, imp, v, k, timeout, &suite.dir);
+            }
+        }
+        for case in BAD_INPUTS {
+            if exec::interrupted() {
+                break;
+            }
+            verify_bad_input(&mut t, imp, case, timeout, &suite.dir);
+        }
+        eprintln!(
+            "{}: {} passed, {} failed",
+            imp.name,
+            t.passed - before.0,
+            t.failed.len() - before.1
+        );
+    }
+    if exec::interrupted() {
+        fail(&mut t, "interrupted before every test ran".into());
+    }
+    if !t.failed.is_empty() {
+        println!("failures:");
+        for f in &t.failed {
+            println!("  {f}");
+        }
+    }
+    let skipped = if t.skipped > 0 {
+        format!(", {} skipped", t.skipped)
+    } else {
+        String::new()
+    };
+    println!("{} passed, {} failed{skipped}", t.passed, t.failed.len());
+    Ok(if t.failed.is_empty() { 0 } else { 1 })
+}
+
+fn fail(t: &mut Tally, line: String) {
+    eprintln!("FAIL {line}");
+    t.failed.push(line);
+}
+
+fn verify_vector(
+    t: &mut Tally,
+    imp: &Implementation,
+    v: &Vector,
+    threads: usize,
+    timeout: Duration,
+    dir: &Path,
+) {
+    let trial = Trial {
+        implementation: imp,
+        bench: &v.bench,
+        params: &v.params,
+        cores: threads,
+        timeout,
+        dir,
+    };
+    let what = format!(
+        "{} {} {} at {threads} thread{}",
+        imp.name,
+        v.bench,
+        v.params,
+        if threads == 1 { "" } else { "s" }
+    );
+    let Some(rec) = trial::run(&trial) else {
+        return;
+    };
+    let printed = rec.check_value.clone().unwrap_or_default();
+    let problem = if rec.status == "ok" && printed == v.check {
+        None
+    } else if matches!(rec.status.as_str(), "ok" | "wrong-answer") && printed != v.check {
+        Some(format!(
+            "printed check={printed}, the vector says check={}",
+            v.check
+        ))
+    } else {
+        let mut why = format!("{}: {}", rec.status, rec.detail);
+        if let Some(last) = rec.stderr_tail.lines().rfind(|l| !l.trim().is_empty()) {
+            why.push_str(&format!("; stderr: {}", last.trim()));
+        }
+        Some(why)
+    };
+    match problem {
+        None => t.passed += 1,
+        Some(p) => fail(t, format!("{what}: {p}")),
+    }
+}
+
+fn verify_bad_input(
+    t: &mut Tally,
+    imp: &Implementation,
+    case: &BadInput,
+    timeout: Duration,
+    dir: &Path,
+) {
+    let words: Vec<String> = case.params.iter().map(|s| s.to_string()).collect();
+    let (argv, env) = imp.command_words(case.bench, &words, 1);
+    let what = format!(
+        "{} bad input `{} {}`",
+        imp.name,
+        case.bench,
+        case.params.join(" ")
+    );
+    let cpus = exec::allowed_cpus().into_iter().take(1).collect();
+    let spec = exec::Spec {
+        argv,
+        env,
+        cwd: dir.to_path_buf(),
+        cpus: Some(cpus),
+        timeout,
+    };
+    let o = match exec::run(&spec) {
+        Ok(o) => o,
+        Err(e) => return fail(t, format!("{what}: could not start: {e}")),
+    };
+    let stderr = o.stderr.text();
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let problem = if o.killed.is_some() {
+        Some(format!("did not exit within {} s", timeout.as_secs_f64()))
+    } else if o.exit != Exit::Code(2) {
+        Some(format!("exit {:?}, expected exit status 2", o.exit))
+    } else if o.stdout.total() > 0 {
+        Some(format!("printed to stdout: {}", o.stdout.text().trim()))
+    } else if lines.len() != 1 {
+        Some(format!(
+            "wrote {} lines to stderr, expected exactly one: {}",
+            lines.len(),
+            lines.join(" | ")
+        ))
+    } else if let Some(missing) = case.must_name.iter().find(|m| !lines[0].contains(*m)) {
+        Some(format!(
+            "its error line does not name '{missing}': {}",
+            lines[0]
+        ))
+    } else {
+        None
+    };
+    match problem {
+        None => t.passed += 1,
+        Some(p) => fail(t, format!("{what}: {p}")),
+    }
+}
