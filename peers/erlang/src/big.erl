@@ -2,9 +2,9 @@
 %%
 %% `Workers' worker processes, numbered 1..Workers, are split into
 %% neighbourhoods of `Hood' consecutive numbers (the last may be smaller).
-%% The runner spawns them, writes number -> pid into a public ETS table (the
-%% directory every worker reads the pid of its ping target from, so no worker
-%% holds a copy of its whole neighbourhood), and then sends each `go'.
+%% The runner spawns them, publishes the tuple of all their pids as a
+%% persistent term (a read-only directory that every worker reads without
+%% copying it into its own heap), and then sends each `go'.
 %%
 %% A worker sends `{ping, self()}' to a uniformly random other member of its
 %% neighbourhood (itself when it is alone), and waits for the `pong' while
@@ -13,7 +13,11 @@
 %% sink, and goes on answering pings (its neighbours may still be pinging it).
 %% A worker has at most one ping outstanding, so every pong it gets is the
 %% answer to its own ping. The sink sums the counts of all `Workers' reports:
-%% that sum is the check. The ETS table and the workers go down with the runner.
+%% that sum is the check.
+%%
+%% Once every worker has reported, every ping ever sent has been answered, so
+%% the sink sends `stop' to all workers, waits until they are gone (monitors)
+%% and only then erases the directory, which then costs no copying.
 -module(big).
 
 -export([run/1]).
@@ -22,19 +26,22 @@
           [{check, non_neg_integer()}].
 run(#{workers := Workers, pings := Pings, hood := Hood}) ->
     Sink = self(),
-    Directory = ets:new(?MODULE, [set, public, {read_concurrency, true}]),
-    Pids = [begin
-                Base = (I - 1) div Hood * Hood,     % numbers Base+1 .. Base+Size
-                Size = min(Hood, Workers - Base),
-                Pid = spawn_link(fun() ->
-                                         start(I, Base, Size, Directory, Pings, Sink)
-                                 end),
-                true = ets:insert(Directory, {I, Pid}),
-                Pid
-            end
-            || I <- lists:seq(1, Workers)],
-    lists:foreach(fun(P) -> P ! go end, Pids),
-    [{check, sink(Workers, 0)}].
+    Directory = {?MODULE, make_ref()},
+    Spawned = [begin
+                   Base = (I - 1) div Hood * Hood,     % numbers Base+1 .. Base+Size
+                   Size = min(Hood, Workers - Base),
+                   spawn_opt(fun() -> start(I, Base, Size, Directory, Pings, Sink) end,
+                             [link, monitor])
+               end
+               || I <- lists:seq(1, Workers)],
+    persistent_term:put(Directory, list_to_tuple([Pid || {Pid, _} <- Spawned])),
+    lists:foreach(fun({Pid, _}) -> Pid ! go end, Spawned),
+    Sum = sink(Workers, 0),
+    lists:foreach(fun({Pid, _}) -> Pid ! stop end, Spawned),
+    lists:foreach(fun({Pid, Ref}) -> receive {'DOWN', Ref, process, Pid, _} -> ok end end,
+                  Spawned),
+    persistent_term:erase(Directory),
+    [{check, Sum}].
 
 sink(0, Sum) ->
     Sum;
@@ -47,15 +54,14 @@ start(I, Base, Size, Directory, Pings, Sink) ->
     receive
         go -> ok
     end,
+    Me = {I, Base, Size, persistent_term:get(Directory)},
     Rand = rand:seed_s(exsss, {I, Size, 16#b16}),
-    Me = {I, Base, Size, Directory},
     case Pings of
         0 ->
             Sink ! {pongs, 0},
             serve();
         _ ->
-            Rand1 = ping(Me, Rand),
-            wait(Me, Rand1, Pings, 0, Sink)
+            wait(Me, ping(Me, Rand), Pings, 0, Sink)
     end.
 
 %% Waiting for the pong of the one ping this worker has out.
@@ -71,23 +77,25 @@ wait(Me, Rand, Pings, Got, Sink) ->
             wait(Me, ping(Me, Rand), Pings, Got + 1, Sink)
     end.
 
-%% Done with its own pings: only answers the neighbours' pings.
+%% Done with its own pings: answers the neighbours' pings until `stop'.
 serve() ->
     receive
         {ping, From} ->
             From ! pong,
-            serve()
+            serve();
+        stop ->
+            ok
     end.
 
 %% Pings a random other member of the neighbourhood (itself if alone).
-ping({_I, _Base, 1, _Directory}, Rand) ->
+ping({_I, _Base, 1, _Pids}, Rand) ->
     self() ! {ping, self()},
     Rand;
-ping({I, Base, Size, Directory}, Rand) ->
+ping({I, Base, Size, Pids}, Rand) ->
     {R, Rand1} = rand:uniform_s(Size - 1, Rand),   % 1..Size-1 among the others
     Target = case Base + R >= I of
                  true -> Base + R + 1;
                  false -> Base + R
              end,
-    ets:lookup_element(Directory, Target, 2) ! {ping, self()},
+    element(Target, Pids) ! {ping, self()},
     Rand1.
