@@ -8,7 +8,9 @@
 // The thread count is GOMAXPROCS, which the Go runtime reads from the environment itself.
 // On success the program prints one line, `result bench=NAME check=VALUE`, on stdout and
 // its in-process time on stderr, and exits 0. Bad input exits 2 with one line on stderr;
-// a run that fails exits 1 with one line on stderr.
+// a run that fails exits 1 with one line on stderr. On Linux the run happens in a
+// child process watched by a memory guard (guard_linux.go), so that parameters too big
+// for the machine end in a clear error rather than in the kernel's OOM killer.
 package main
 
 import (
@@ -24,11 +26,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "error: %v\n", err)
 		os.Exit(2)
 	}
-	stopGuard := guardMemory(b.name)
+	if status, supervised := superviseRun(b.name); supervised {
+		os.Exit(status)
+	}
 	start := time.Now()
 	out, err := b.run(v)
 	elapsed := time.Since(start)
-	stopGuard()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "error: %s: %v\n", b.name, err)
 		os.Exit(1)
