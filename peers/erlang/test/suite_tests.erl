@@ -151,7 +151,8 @@ first_bad_argument_decides_test() ->
 
 %%% The program as a process.
 
-%% Runs the suite in a child `erl' with one scheduler; returns
+%% Runs the suite in a child `erl' with one scheduler, arguments after
+%% `-extra' (the run template: erl passes them on verbatim); returns
 %% {ExitStatus, Stdout, Stderr}.
 program(Args) ->
     program(Args, "").
@@ -161,7 +162,7 @@ program(Args, Env) ->
     Erl = filename:join([code:root_dir(), "bin", "erl"]),
     Cmd = lists:flatten([Env, " ", quote(Erl),
                          " -noshell -noinput +S 1:1 -pa ", quote(Ebin),
-                         " -run suite main", [[" ", quote(A)] || A <- Args]]),
+                         " -run suite main -extra", [[" ", quote(A)] || A <- Args]]),
     {Status, Out} = shell(Cmd ++ " 2>/dev/null"),
     {Status, Err} = shell(Cmd ++ " 2>&1 >/dev/null"),
     {Status, Out, Err}.
@@ -192,6 +193,8 @@ bad_input_exits_2_with_one_stderr_line_test_() ->
              {["foo"], ["unknown benchmark", "foo"]},
              {["threadring", "foo=1"], ["threadring", "foo=1"]},
              {["threadring", "hops=abc"], ["threadring", "hops=abc"]},
+             {["threadring", "--help"], ["threadring", "--help"]},
+             {["threadring", "+S"], ["threadring", "+S"]},
              {[], ["no benchmark given"]}],
     [{string:join(Args, " "),
       {timeout, 60,
