@@ -1,6 +1,73 @@
-//! `footlights-suite`: the benchmark suite on the footlights runtime (built out in its own issue).
+//! `footlights-suite`: the twelve benchmarks of the actor benchmark suite on footlights.
+//!
+//! `footlights-suite BENCH [NAME=VALUE ...]` runs one benchmark and prints one line,
+//! `result bench=BENCH check=VALUE`, on standard output; `footlights-suite --help` lists
+//! the benchmarks, their parameters, quick defaults, ranges and seed values. The worker
+//! thread count comes from `FOOTLIGHTS_THREADS` (else the available parallelism).
+//!
+//! This file is the shell: [`suite_contract::run_main`] does the process protocol (help,
+//! parsing, the exact error messages, exit statuses 0/1/2, panics), [`run`] starts and
+//! ends the footlights system, and each benchmark lives in its own module, whose
+//! documentation explains how it maps onto footlights actors.
 
-fn main() {
-    eprintln!("footlights-suite: not built yet");
-    std::process::exit(2);
+mod bang;
+mod big;
+mod chameneos;
+mod counting;
+mod fannkuch;
+mod fibtree;
+mod mixed;
+mod pingpong;
+mod run;
+mod serialmsg;
+mod skynet;
+mod spreading;
+mod threadring;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use footlights::System;
+use suite_contract::{Bench, Invocation, Outcome};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    suite_contract::run_main("footlights-suite", |inv| {
+        let system = run::start()?;
+        let begun = Instant::now();
+        let result = bench(inv.bench())(&system, inv);
+        if result.is_ok() {
+            eprintln!(
+                "footlights-suite: {} ran in {:.3} s on {} threads",
+                inv.bench(),
+                begun.elapsed().as_secs_f64(),
+                system.threads()
+            );
+        }
+        run::finish(system, &result);
+        result
+    })
+}
+
+/// A benchmark's entry point: run it on a system, with the invocation's parameters.
+type Runner = fn(&System, &Invocation) -> Result<Outcome, String>;
+
+/// The entry point of each benchmark.
+fn bench(bench: Bench) -> Runner {
+    match bench {
+        Bench::Threadring => threadring::run,
+        Bench::Chameneos => chameneos::run,
+        Bench::Big => big::run,
+        Bench::Fannkuch => fannkuch::run,
+        Bench::Fibtree => fibtree::run,
+        Bench::Skynet => skynet::run,
+        Bench::Spreading => spreading::run,
+        Bench::Mixed => mixed::run,
+        Bench::Bang => bang::run,
+        Bench::Serialmsg => serialmsg::run,
+        Bench::Pingpong => pingpong::run,
+        Bench::Counting => counting::run,
+    }
 }
