@@ -214,18 +214,26 @@ impl<A: Actor> Runnable for ActorCell<A> {
                 state.started = true;
                 actor.started(&mut ctx);
             }
-            while handled < batch && !ctx.stopping {
-                // SAFETY: the only consumer, as above.
-                let Some(envelope) = (unsafe { self.mailbox.pop() }) else {
-                    return false;
-                };
+            // SAFETY (both pops): this worker is the only consumer, as above.
+            let mut next = unsafe { self.mailbox.pop() };
+            while let Some(envelope) = next.take() {
                 handled += 1;
                 match envelope {
                     Envelope::Msg(msg) => actor.handle(&mut ctx, msg),
                     Envelope::Call(call) => call(actor, &mut ctx),
                 }
+                if handled >= batch || ctx.stopping {
+                    return true;
+                }
+                // SAFETY: the only consumer, as above.
+                next = unsafe { self.mailbox.pop() };
+                if next.is_some() {
+                    // The turn goes on: a hand-off made by this message must not wait in
+                    // the next slot behind it, where no other worker can take it.
+                    worker.flush_next();
+                }
             }
-            true
+            false
         }));
         let stopping = ctx.stopping;
         let n = handled as u64;

@@ -391,6 +391,9 @@ mod loom_models {
                     if unsafe { m.mark_idle() } {
                         return;
                     }
+                    // A push is between its swap and its link. The runtime requeues the actor
+                    // here; the model lets the producer run.
+                    thread::yield_now();
                 }
             }
 

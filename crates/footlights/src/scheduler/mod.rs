@@ -10,7 +10,9 @@
 //!   a task already there moves to the back of the worker's own deque, where idle workers can
 //!   steal it. The next slot makes a chain of hand-offs (a token passed round a ring, a reply
 //!   to a request) run on one thread without waking anybody: that is SALSA Lite's finding
-//!   that one stage passes a token fastest, kept automatically.
+//!   that one stage passes a token fastest, kept automatically. The slot is kept only while
+//!   the turn that filled it is ending: if the running actor has another message to handle,
+//!   the slot is flushed to the deque first, so a hand-off never waits behind a busy actor.
 //! * From any other thread, the task goes into the global injector queue.
 //!
 //! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]

@@ -109,6 +109,15 @@ impl Worker {
         }
     }
 
+    /// Moves the task in the next slot, if any, to the deque where other workers can steal
+    /// it. Called when the running actor's turn goes on after a message.
+    pub(crate) fn flush_next(&self) {
+        if let Some(task) = self.next.take() {
+            self.queue.push(task);
+            self.shared.sched.sleepers.notify_one();
+        }
+    }
+
     /// Records that a task left the scheduled state (idle or stopped).
     pub(crate) fn deschedule(&self) {
         bump(&self.stats().descheduled);
