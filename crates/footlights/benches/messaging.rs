@@ -4,6 +4,7 @@
 //! Run with `cargo bench -p footlights --bench messaging`. Each benchmark measures many
 //! operations per sample (`iter_custom`) and reports time per operation. The figures and
 //! the targets they are held to are in `docs/performance.md`.
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use std::time::{Duration, Instant};
 
