@@ -87,17 +87,16 @@ func fannkuchWorker(n int, tasks <-chan fannkuchTask, partials chan<- fannkuchPa
 	}
 }
 
-// visitPermutations counts the flips of every permutation in the task's range.
+// visitPermutations counts the flips of every permutation in the task's range. The
+// permutations live in fixed arrays (n <= 12) so that the compiler can drop most bounds
+// checks from the inner loops.
 func visitPermutations(n int, t fannkuchTask) fannkuchPartial {
-	perm := make([]int, n)
-	count := make([]int, n) // count[i]: left rotations of perm[0..=i] so far, 0..=i
-	flipped := make([]int, n)
-	for i := range perm {
+	var perm, count, flipped, rotated [16]int // count[i]: left rotations of perm[0..=i], 0..=i
+	for i := range n {
 		perm[i] = i
 	}
 	// Jump to permutation t.first: its factorial digits, longest prefix first.
 	rest := t.first
-	rotated := make([]int, n)
 	for i := n - 1; i > 0; i-- {
 		f := factorial(i)
 		d := rest / f
@@ -112,10 +111,10 @@ func visitPermutations(n int, t fannkuchTask) fannkuchPartial {
 	var p fannkuchPartial
 	for index := t.first; ; {
 		if first := perm[0]; first != 0 {
-			copy(flipped, perm)
+			flipped = perm
 			flips := 0
 			for first != 0 {
-				for lo, hi := 0, first; lo < hi; lo, hi = lo+1, hi-1 {
+				for lo, hi := 0, first&15; lo < hi; lo, hi = lo+1, hi-1 {
 					flipped[lo], flipped[hi] = flipped[hi], flipped[lo]
 				}
 				flips++
