@@ -164,7 +164,7 @@ fn is_power_of(mut size: u64, div: u64) -> bool {
     if div < 2 || size == 0 {
         return false;
     }
-    while size % div == 0 {
+    while size.is_multiple_of(div) {
         size /= div;
     }
     size == 1

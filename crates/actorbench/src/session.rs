@@ -327,6 +327,13 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         store.put_impl(session, rec)?;
     }
 
+    if runnable.is_empty() && !exec::interrupted() {
+        store.end_session(session, "complete", &host::now_rfc3339())?;
+        anyhow::bail!(
+            "nothing ran in session {session}: no implementation built (see the build output above)"
+        );
+    }
+
     // 4. Run.
     let impl_names: Vec<String> = runnable.iter().map(|i| i.name.clone()).collect();
     let cells = plan::cells(&points, &impl_names, &cores);
@@ -336,6 +343,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let bar = progress_bar(jobs.len() as u64);
     let mut done = 0usize;
     let mut failed = 0usize;
+    let mut reported = vec![false; cells.len()];
     for (seq, job) in jobs.iter().enumerate() {
         if exec::interrupted() {
             break;
@@ -362,11 +370,16 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         done += 1;
         if !rec.ok() {
             failed += 1;
-            let line = summary::failure_line(&rec);
-            bar.suspend(|| eprintln!("FAILED {} {}: {line}", rec.bench, rec.params));
+            // The first failure of each cell is shown now; all are listed at the end.
+            if !reported[job.cell] {
+                reported[job.cell] = true;
+                let line = summary::failure_line(&rec);
+                bar.suspend(|| eprintln!("FAILED {} {}: {line}", rec.bench, rec.params));
+            }
         }
         bar.inc(1);
-        if bar.is_hidden() && (done % (jobs.len() / 10).max(1) == 0 || done == jobs.len()) {
+        if bar.is_hidden() && (done.is_multiple_of((jobs.len() / 10).max(1)) || done == jobs.len())
+        {
             eprintln!(
                 "[{done}/{}] {:.0}% after {}, {failed} failed",
                 jobs.len(),
@@ -392,6 +405,13 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let record = store.session(session)?.expect("just written");
     let data = store.load(&record)?;
     println!("{}", table::render(&summary::summarise(&data.runs)));
+    for i in data
+        .implementations
+        .iter()
+        .filter(|i| i.status != "available")
+    {
+        println!("not run: {} ({})", i.name, i.status);
+    }
     for (path, format) in [
         (&opts.export_json, Format::Json),
         (&opts.export_csv, Format::Csv),

@@ -188,25 +188,96 @@ pub fn failure_line(r: &RunRecord) -> String {
     } else {
         format!("rep {}", r.rep + 1)
     };
-    let mut s = format!(
-        "{} {} core{} {what}: {}",
+    format!(
+        "{} {} {what}: {}",
         r.implementation,
-        r.cores,
-        if r.cores == 1 { "" } else { "s" },
-        r.status
-    );
+        cores_label(r.cores),
+        describe(r)
+    )
+}
+
+/// The failures of one cell, one line per distinct failure (same status, detail and last
+/// stderr line), saying which runs had it: `hang 1 core, 4 runs (warmup 1, rep 1-3): timeout ...`.
+pub fn failure_lines(cell: &CellSummary) -> Vec<String> {
+    let mut kinds: Vec<(String, Vec<&RunRecord>)> = Vec::new();
+    for r in &cell.failures {
+        let d = describe(r);
+        match kinds.iter_mut().find(|(k, _)| *k == d) {
+            Some((_, v)) => v.push(r),
+            None => kinds.push((d, vec![r])),
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(d, runs)| {
+            if runs.len() == 1 {
+                return failure_line(runs[0]);
+            }
+            let warm: Vec<i64> = runs
+                .iter()
+                .filter(|r| r.warmup)
+                .map(|r| r.rep + 1)
+                .collect();
+            let reps: Vec<i64> = runs
+                .iter()
+                .filter(|r| !r.warmup)
+                .map(|r| r.rep + 1)
+                .collect();
+            let mut which = Vec::new();
+            if !warm.is_empty() {
+                which.push(format!("warmup {}", ranges(&warm)));
+            }
+            if !reps.is_empty() {
+                which.push(format!("rep {}", ranges(&reps)));
+            }
+            format!(
+                "{} {}, {} runs ({}): {d}",
+                cell.implementation,
+                cores_label(cell.cores),
+                runs.len(),
+                which.join(", ")
+            )
+        })
+        .collect()
+}
+
+fn cores_label(cores: i64) -> String {
+    format!("{cores} core{}", if cores == 1 { "" } else { "s" })
+}
+
+/// Status, detail and the last line of stderr of a failed run.
+fn describe(r: &RunRecord) -> String {
+    let mut s = r.status.clone();
     if !r.detail.is_empty() {
         s.push_str(&format!(" ({})", r.detail));
     }
-    let tail: Vec<&str> = r
+    let last = r
         .stderr_tail
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    if let Some(last) = tail.last() {
+        .rfind(|l| !l.is_empty());
+    if let Some(last) = last {
         let last: String = last.chars().take(160).collect();
         s.push_str(&format!("; stderr: {last}"));
     }
     s
+}
+
+/// `1-3,5` for sorted numbers.
+fn ranges(xs: &[i64]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
 }

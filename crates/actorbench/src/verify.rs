@@ -372,7 +372,10 @@ fn verify_bad_input(
     let problem = if o.killed.is_some() {
         Some(format!("did not exit within {} s", timeout.as_secs_f64()))
     } else if o.exit != Exit::Code(2) {
-        Some(format!("exit {:?}, expected exit status 2", o.exit))
+        Some(match o.exit {
+            Exit::Code(c) => format!("exit status {c}, expected 2"),
+            Exit::Signal(sig) => format!("ended by signal {sig}, expected exit status 2"),
+        })
     } else if o.stdout.total() > 0 {
         Some(format!("printed to stdout: {}", o.stdout.text().trim()))
     } else if lines.len() != 1 {
@@ -381,13 +384,11 @@ fn verify_bad_input(
             lines.len(),
             lines.join(" | ")
         ))
-    } else if let Some(missing) = case.must_name.iter().find(|m| !lines[0].contains(*m)) {
-        Some(format!(
-            "its error line does not name '{missing}': {}",
-            lines[0]
-        ))
     } else {
-        None
+        case.must_name
+            .iter()
+            .find(|m| !lines[0].contains(*m))
+            .map(|missing| format!("its error line does not name '{missing}': {}", lines[0]))
     };
     match problem {
         None => t.passed += 1,

@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::Exporter;
 use crate::output::units;
 use crate::store::SessionData;
-use crate::summary::{self, failure_line};
+use crate::summary::{self, failure_lines};
 
 /// The Markdown exporter.
 pub struct Markdown;
@@ -89,11 +89,7 @@ impl Exporter for Markdown {
                 }
                 let _ = writeln!(out, " {}/{} |", c.ok, c.measured);
             }
-            let failures: Vec<String> = g
-                .cells
-                .iter()
-                .flat_map(|c| c.failures.iter().map(failure_line))
-                .collect();
+            let failures: Vec<String> = g.cells.iter().flat_map(failure_lines).collect();
             if !failures.is_empty() {
                 out.push_str("\nFailures:\n\n");
                 for f in failures {

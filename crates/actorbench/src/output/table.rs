@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use crate::output::units;
-use crate::summary::{Group, failure_line};
+use crate::summary::{Group, failure_lines};
 
 /// Renders `groups` as aligned text tables.
 pub fn render(groups: &[Group]) -> String {
@@ -67,11 +67,7 @@ pub fn render(groups: &[Group]) -> String {
             &rows,
             &[false, true, true, true, true, true, true, true, true, true],
         ));
-        let failures: Vec<String> = g
-            .cells
-            .iter()
-            .flat_map(|c| c.failures.iter().map(failure_line))
-            .collect();
+        let failures: Vec<String> = g.cells.iter().flat_map(failure_lines).collect();
         if !failures.is_empty() {
             let _ = writeln!(out, "  failures:");
             for f in failures {

@@ -1,0 +1,142 @@
+//! Shared helpers for the integration tests: a temporary suite of fake implementations
+//! (one shell script whose first argument picks how it misbehaves) and a way to run the
+//! `actorbench` binary on it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The fake implementation. `fake.sh MODE BENCH PARAMS...`; it understands threadring and
+/// chameneos parameters and answers per MODE.
+pub const FAKE: &str = r#"#!/bin/sh
+mode=$1; bench=$2; shift 2
+actors=503; hops=1000000; creatures=70; meetings=200000
+for a in "$@"; do
+  case $a in
+    actors=*) actors=${a#actors=} ;;
+    hops=*) hops=${a#hops=} ;;
+    creatures=*) creatures=${a#creatures=} ;;
+    meetings=*) meetings=${a#meetings=} ;;
+  esac
+done
+answer() {
+  case $bench in
+    threadring) echo "result bench=threadring check=$(( hops % actors + 1 ))$1" ;;
+    chameneos)
+      each=$(( 2 * meetings / creatures )); extra=$(( 2 * meetings - each * creatures ))
+      counts=$(( each + extra )); i=1
+      while [ $i -lt $creatures ]; do counts="$counts,$each"; i=$(( i + 1 )); done
+      echo "result bench=chameneos check=$(( 2 * meetings )) counts=$counts$1" ;;
+    *) echo "error: unknown benchmark '$bench' (known: threadring, chameneos)" >&2; exit 2 ;;
+  esac
+}
+case $mode in
+  right) answer "" ;;
+  wrong) echo "result bench=$bench check=999999" ;;
+  fail) echo "boom: deliberate failure" >&2; exit 3 ;;
+  crash) kill -SEGV $$ ;;
+  hang) sleep 1000 ;;
+  flood) yes floodfloodfloodfloodfloodflood | head -c 30000000; answer "" ;;
+  alloc) exec python3 -c "x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 ))')" ;;
+  cpus) answer " cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2) threads=$FAKE_THREADS" ;;
+  slow) sleep 0.3; answer "" ;;
+  contract)
+    # A fake that also honours the contract's bad-input rules (for verify).
+    for a in "$@"; do
+      case $a in
+        *=*[!0-9]*|*=) echo "error: $bench: $a is not a non-negative integer" >&2; exit 2 ;;
+      esac
+    done
+    case $bench in
+      threadring) for a in "$@"; do case $a in actors=*|hops=*) ;; *) echo "error: threadring: unknown parameter $a (known: actors, hops)" >&2; exit 2 ;; esac; done ;;
+      fannkuch) echo "error: fannkuch: $1 is out of range (3..=12)" >&2; exit 2 ;;
+      skynet) echo "error: skynet: $1 is not a power of $2" >&2; exit 2 ;;
+      chameneos) ;;
+      *) echo "error: unknown benchmark '$bench' (known: threadring, chameneos)" >&2; exit 2 ;;
+    esac
+    answer "" ;;
+esac
+"#;
+
+/// A temporary directory with `fake.sh` and a `suite.toml` holding one implementation per
+/// mode (named after the mode) and the given benchmark blocks.
+pub struct Fixture {
+    /// Keeps the directory alive.
+    pub dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    /// A suite with implementations for `modes` and a threadring benchmark
+    /// (`actors=3 hops=10`, check 2).
+    pub fn new(modes: &[&str]) -> Fixture {
+        Self::with(modes, "")
+    }
+
+    /// Like [`Fixture::new`], with extra TOML appended.
+    pub fn with(modes: &[&str], extra: &str) -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = dir.path().join("fake.sh");
+        std::fs::write(&fake, FAKE).unwrap();
+        std::process::Command::new("chmod")
+            .arg("+x")
+            .arg(&fake)
+            .status()
+            .unwrap();
+        let mut toml = String::new();
+        for m in modes {
+            toml.push_str(&implementation(m, m));
+        }
+        toml.push_str(
+            "[[benchmark]]\nname = \"threadring\"\nquick = { actors = 3, hops = 10 }\nseed = { hops = 11 }\n\
+             sweep = { param = \"hops\", quick = [1, 2], seed = [3] }\n\n",
+        );
+        toml.push_str(extra);
+        std::fs::write(dir.path().join("suite.toml"), toml).unwrap();
+        Fixture { dir }
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The database file the tests use.
+    pub fn db(&self) -> PathBuf {
+        self.path().join("results.sqlite")
+    }
+
+    /// `actorbench --suite … --db … ARGS` run in the fixture directory.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_actorbench"));
+        c.current_dir(self.path())
+            .arg("--suite")
+            .arg(self.path().join("suite.toml"))
+            .arg("--db")
+            .arg(self.db())
+            .args(args);
+        c
+    }
+
+    /// Runs `actorbench` with ARGS to completion.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+}
+
+/// One `[[implementation]]` block running `fake.sh MODE`.
+pub fn implementation(name: &str, mode: &str) -> String {
+    format!(
+        "[[implementation]]\nname = \"{name}\"\nlanguage = \"sh\"\nrun = \"./fake.sh {mode} {{bench}} {{params}}\"\n\
+         threads_env = \"FAKE_THREADS\"\navailable = \"sh -c true\"\nversion = \"echo fake 1.0\"\n\
+         install_hint = \"nothing to install\"\n\n"
+    )
+}
+
+/// Stdout and stderr as text.
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,286 @@
+//! `actorbench run` against fake implementations: right and wrong answers, failures,
+//! a hang killed by the timeout, a flood of output, a 200 MB allocation and pinning,
+//! all in one session that goes on past every failure and stores every run.
+
+mod common;
+
+use actorbench::store::{RunRecord, Store};
+use common::{Fixture, text};
+
+fn runs_of<'a>(runs: &'a [RunRecord], name: &str) -> Vec<&'a RunRecord> {
+    runs.iter().filter(|r| r.implementation == name).collect()
+}
+
+#[test]
+fn one_session_keeps_every_kind_of_run() {
+    let modes = [
+        "right", "wrong", "fail", "crash", "hang", "flood", "alloc", "cpus",
+    ];
+    let fx = Fixture::new(&modes);
+    let cores = if actorbench::exec::allowed_cpus().len() >= 2 {
+        "1,2"
+    } else {
+        "1"
+    };
+    let json = fx.path().join("out.json");
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        cores,
+        "--reps",
+        "1",
+        "--warmup",
+        "1",
+        "--timeout",
+        "3",
+        "--export-json",
+        json.to_str().unwrap(),
+        "--no-report",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let session = store.resolve_session(None).unwrap();
+    assert_eq!(session.status, "complete");
+    let runs = store.runs(session.id).unwrap();
+    let ncores = cores.split(',').count();
+    // Every cell ran warmup + reps times, failures included.
+    assert_eq!(runs.len(), modes.len() * ncores * 2, "{runs:#?}");
+
+    for r in runs_of(&runs, "right") {
+        assert_eq!(r.status, "ok");
+        assert_eq!(r.check_value.as_deref(), Some("2"));
+        assert!(r.wall_s > 0.0);
+    }
+    for r in runs_of(&runs, "wrong") {
+        assert_eq!(r.status, "wrong-answer");
+        assert!(r.detail.contains("expected check=2"), "{}", r.detail);
+    }
+    for r in runs_of(&runs, "fail") {
+        assert_eq!((r.status.as_str(), r.exit_code), ("exit", Some(3)));
+        assert!(r.stderr_tail.contains("boom: deliberate failure"));
+    }
+    for r in runs_of(&runs, "crash") {
+        assert_eq!(
+            (r.status.as_str(), r.signal),
+            ("signal", Some(libc::SIGSEGV as i64))
+        );
+    }
+    for r in runs_of(&runs, "hang") {
+        assert_eq!(r.status, "timeout");
+        assert!(r.wall_s >= 2.9 && r.wall_s < 60.0, "{}", r.wall_s);
+    }
+    for r in runs_of(&runs, "flood") {
+        assert_eq!(r.status, "bad-output");
+        assert!(r.stdout_bytes >= 30_000_000, "{}", r.stdout_bytes);
+    }
+    for r in runs_of(&runs, "alloc") {
+        assert_eq!(r.status, "ok", "{r:?}");
+        assert!(
+            r.max_rss_bytes >= 200 << 20,
+            "peak RSS {} < 200 MiB",
+            r.max_rss_bytes
+        );
+    }
+    let first = actorbench::exec::allowed_cpus();
+    for r in runs_of(&runs, "cpus") {
+        assert_eq!(r.status, "ok", "{r:?}");
+        let line = r.result_line.clone().unwrap();
+        let want_cpus = if r.cores == 1 {
+            first[0].to_string()
+        } else {
+            format!("{}-{}", first[0], first[1])
+        };
+        assert!(line.contains(&format!(" cpus={want_cpus} ")), "{line}");
+        assert!(line.ends_with(&format!(" threads={}", r.cores)), "{line}");
+    }
+    // The session's metadata.
+    assert!(
+        !session.host_cpu.is_empty() && session.host_cores >= 1 && session.host_memory_bytes > 0
+    );
+    assert!(session.command_line.contains("run"));
+    let impls = store.impls(session.id).unwrap();
+    assert!(impls.iter().all(|i| i.version == "fake 1.0"), "{impls:?}");
+
+    // The table lists failures plainly; the export has every run.
+    assert!(stdout.contains("threadring  actors=3 hops=10"), "{stdout}");
+    assert!(
+        stdout.contains("failures:")
+            && stdout.contains("hang 1 core, 2 runs (warmup 1, rep 1): timeout"),
+        "{stdout}"
+    );
+    let exported: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(exported["runs"].as_array().unwrap().len(), runs.len());
+}
+
+#[test]
+fn missing_toolchain_is_skipped_with_its_hint() {
+    let extra = "[[implementation]]\nname = \"ghost\"\nlanguage = \"Nothing\"\nrun = \"ghost {bench} {params}\"\n\
+                 threads_env = \"T\"\navailable = \"ghost-toolchain-xyz --version\"\n\
+                 install_hint = \"apt-get install ghost\"\n";
+    let fx = Fixture::with(&["right"], extra);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let skip: Vec<&str> = stderr.lines().filter(|l| l.contains("ghost")).collect();
+    assert_eq!(skip.len(), 1, "{stderr}");
+    assert!(
+        skip[0].contains("ghost-toolchain-xyz") && skip[0].contains("apt-get install ghost"),
+        "{}",
+        skip[0]
+    );
+    assert!(
+        stdout.contains("right") && stdout.contains("not run: ghost (missing)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn failed_build_is_recorded_and_the_rest_runs() {
+    let extra = "[[implementation]]\nname = \"broken\"\nlanguage = \"sh\"\nbuild = \"echo compiling; echo 'syntax error' >&2; exit 1\"\n\
+                 run = \"./fake.sh right {bench} {params}\"\nthreads_env = \"T\"\n";
+    let fx = Fixture::with(&["right"], extra);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("build of broken failed") && stderr.contains("syntax error"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("not run: broken (build-failed)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn sweep_profiles_params_and_orders() {
+    let fx = Fixture::new(&["right", "slow"]);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "2",
+        "--warmup",
+        "0",
+        "--sweep",
+        "--profile",
+        "quick",
+        "--order",
+        "random",
+        "--seed",
+        "3",
+        "--no-report",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--profile",
+        "seed",
+        "--order",
+        "grouped",
+        "--param",
+        "threadring.actors=5",
+        "--no-report",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let first = store.runs(1).unwrap();
+    let mut params: Vec<String> = first.iter().map(|r| r.params.clone()).collect();
+    params.sort();
+    params.dedup();
+    assert_eq!(params, ["actors=3 hops=1", "actors=3 hops=2"]);
+    assert!(first.iter().all(|r| r.ok()));
+    let second = store.runs(2).unwrap();
+    assert!(
+        second
+            .iter()
+            .all(|r| r.params == "actors=5 hops=11" && r.ok()),
+        "{second:?}"
+    );
+    assert_eq!(second[0].implementation, "right");
+}
+
+#[test]
+fn list_show_and_export_a_stored_session() {
+    let fx = Fixture::new(&["right", "wrong"]);
+    assert!(
+        fx.run(&[
+            "run",
+            "--cores",
+            "1",
+            "--reps",
+            "2",
+            "--warmup",
+            "0",
+            "--no-report"
+        ])
+        .status
+        .success()
+    );
+    let (out, _) = text(&fx.run(&["list"]));
+    assert!(
+        out.contains("session") && out.lines().nth(1).unwrap().trim_start().starts_with('1'),
+        "{out}"
+    );
+    let (out, _) = text(&fx.run(&["show", "1"]));
+    assert!(
+        out.contains("threadring  actors=3 hops=10")
+            && out.contains("wrong 1 core, 2 runs (rep 1-2): wrong-answer"),
+        "{out}"
+    );
+    let (csv, _) = text(&fx.run(&["export", "1", "--format", "csv"]));
+    assert!(csv.starts_with("session,seq,implementation"));
+    assert_eq!(csv.lines().count(), 5);
+    let (md, _) = text(&fx.run(&["export", "latest", "--format", "markdown"]));
+    assert!(
+        md.contains("| implementation | cores |") && md.contains("Failures:"),
+        "{md}"
+    );
+    let out = fx.path().join("x/s.json");
+    assert!(
+        fx.run(&["export", "--format", "json", "--out", out.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(std::fs::read_to_string(out).unwrap().contains("\"runs\""));
+    for bad in [
+        vec!["show", "7"],
+        vec!["show", "abc"],
+        vec!["export", "9", "--format", "json"],
+    ] {
+        let o = fx.run(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o).1);
+    }
+}
