@@ -223,6 +223,29 @@ impl Bench {
         }
     }
 
+    /// What a correct run prints as its check, in terms of the parameters. The program
+    /// must arrive at it by counting or summing what its actors did, never print it.
+    ///
+    /// ```
+    /// assert_eq!(suite_contract::Bench::Spreading.check(), "2^depth (leaves counted at the root)");
+    /// ```
+    pub fn check(self) -> &'static str {
+        match self {
+            Bench::Threadring => "(hops mod actors) + 1 (id of the actor that gets token 0)",
+            Bench::Chameneos => "2*meetings, the sum of counts (meetings per creature)",
+            Bench::Big => "workers*pings (pongs received, summed by the sink)",
+            Bench::Fannkuch => "CHECKSUM:MAXFLIPS (n=10: 73196:38, n=12: 3968050:65)",
+            Bench::Fibtree => "fib(n), with fib(0)=0 and fib(1)=fib(2)=1 (sum at the root)",
+            Bench::Skynet => "size*(size-1)/2 (sum at the root)",
+            Bench::Spreading => "2^depth (leaves counted at the root)",
+            Bench::Mixed => "rings*reps (verified factorisations at the collector)",
+            Bench::Bang => "senders*messages (messages received)",
+            Bench::Serialmsg => "pairs*messages (messages delivered to receivers)",
+            Bench::Pingpong => "pings (pongs received)",
+            Bench::Counting => "count (the counter's answer)",
+        }
+    }
+
     /// The benchmark names joined by `", "`, as the error messages list them.
     ///
     /// ```

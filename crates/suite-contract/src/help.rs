@@ -1,5 +1,6 @@
-//! The `--help` text: usage, output and exit statuses, then every benchmark with what it
-//! stresses, its parameters (quick default and range) and the seed parameters.
+//! The `--help` text: usage, output, exit statuses and where the thread count comes from,
+//! then every benchmark with what it stresses, its parameters (quick default and range),
+//! the check a correct run prints, and the seed parameters.
 
 use std::fmt::Write as _;
 
@@ -38,6 +39,11 @@ fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
         out,
         "Exit status: 0 on success, 1 if the run fails, 2 on bad input (one line on stderr)."
     )?;
+    writeln!(
+        out,
+        "Worker threads are not a parameter: the runtime reads its own setting\n\
+         (footlights: FOOTLIGHTS_THREADS; Tokio-based runtimes: TOKIO_WORKER_THREADS)."
+    )?;
     writeln!(out)?;
     writeln!(out, "Benchmarks (parameter: quick value, inclusive range):")?;
     let width = Bench::ALL
@@ -59,6 +65,7 @@ fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
         if bench == Bench::Skynet {
             writeln!(out, "    size must be a power of div (div^0 = 1 allowed)")?;
         }
+        writeln!(out, "    check: {}", bench.check())?;
         writeln!(out, "    seed: {}", bench.seed())?;
     }
     Ok(())
@@ -74,6 +81,7 @@ mod tests {
         for bench in Bench::ALL {
             assert!(help.contains(&format!("  {bench}: ")), "{bench}");
             assert!(help.contains(bench.seed()), "{bench}");
+            assert!(help.contains(bench.check()), "{bench}");
             for p in bench.params() {
                 let range = format!("range {}..={}", p.min, p.max);
                 let line = help
@@ -85,6 +93,7 @@ mod tests {
                 assert!(line.contains(&format!("quick {}", p.quick)), "{line}");
             }
         }
+        assert!(help.contains("FOOTLIGHTS_THREADS"));
         assert!(help.ends_with('\n'));
     }
 }
