@@ -1,6 +1,13 @@
 %% @doc Entry point of the Erlang/OTP suite: `suite:main/1' gets the argument
-%% strings (`erl ... -run suite main BENCH NAME=VALUE ...'), validates them with
-%% `suite_args', runs the benchmark and prints the one result line.
+%% strings, validates them with `suite_args', runs the benchmark and prints the
+%% one result line. The run template is
+%%
+%%   erl -noshell -noinput +S N:N +P 4194304 -pa peers/erlang/ebin
+%%       -run suite main -extra BENCH NAME=VALUE ...
+%%
+%% erl hands everything after `-extra' over verbatim (`main/0' reads it),
+%% while `-run suite main BENCH NAME=VALUE ...' (`main/1') would let erl take
+%% an argument that starts with `-' or `+' for itself.
 %%
 %% The benchmark runs in its own process, the runner, watched by a monitor:
 %% the runner calls `Bench:run(Params)', sends the result back and then exits
@@ -28,6 +35,7 @@ main() ->
 %% @doc Validates the arguments, runs the benchmark, prints, halts.
 -spec main([string()]) -> no_return().
 main(Args) ->
+    ok = io:setopts(standard_error, [{encoding, unicode}]),
     logger_to_stderr(),
     case suite_args:parse(Args) of
         {error, Message} ->
