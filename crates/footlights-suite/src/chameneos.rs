@@ -256,7 +256,11 @@ impl Actor for Tally {
     fn handle(&mut self, ctx: &mut Context<Self>, msg: TallyMsg) {
         match msg {
             TallyMsg::Fault(fault) => self.answer(ctx, Err(fault)),
-            TallyMsg::Report { id, met, met_itself } => {
+            TallyMsg::Report {
+                id,
+                met,
+                met_itself,
+            } => {
                 let slot = &mut self.counts[id as usize];
                 if slot.replace(met).is_some() {
                     let fault = format!("creature {id} reported twice");

@@ -256,14 +256,27 @@ mod tests {
 
     fn whole(n: usize) -> Partial {
         let total = factorials(n)[n];
-        compute(n, Task { first: 0, end: total })
+        compute(
+            n,
+            Task {
+                first: 0,
+                end: total,
+            },
+        )
     }
 
     #[test]
     fn known_answers() {
         let cases = [(3, 2, 2), (5, 11, 7), (7, 228, 16)];
         for (n, checksum, max_flips) in cases {
-            assert_eq!(whole(n), Partial { checksum, max_flips }, "n={n}");
+            assert_eq!(
+                whole(n),
+                Partial {
+                    checksum,
+                    max_flips
+                },
+                "n={n}"
+            );
         }
     }
 

@@ -35,8 +35,9 @@ use crate::run;
 /// The number every factoriser factorises: 86028157 × 329545133.
 pub const NUMBER: u64 = 28_350_160_440_309_881;
 
-/// The prime factors of `n` in increasing order, by trial division: 2, then odd divisors
-/// up to the square root of what is left.
+/// The prime factors of `n` in increasing order, by trial division: 2, then the odd
+/// numbers up to the square root of what is left (about 43 million divisions for
+/// [`NUMBER`], whose smaller factor is 86028157).
 pub fn factorise(mut n: u64) -> Vec<u64> {
     let mut factors = Vec::new();
     while n % 2 == 0 && n > 1 {
@@ -44,10 +45,12 @@ pub fn factorise(mut n: u64) -> Vec<u64> {
         n /= 2;
     }
     let mut d = 3;
-    while d <= n / d {
+    let mut limit = n.isqrt();
+    while d <= limit {
         if n % d == 0 {
             factors.push(d);
             n /= d;
+            limit = n.isqrt();
         } else {
             d += 2;
         }

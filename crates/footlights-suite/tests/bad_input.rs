@@ -1,0 +1,132 @@
+//! Bad input as a new user would type it: exit status 2 and one line on stderr that names
+//! the benchmark, the parameter and the value; `--help`; and a bad thread count.
+
+mod common;
+
+use common::suite;
+use suite_contract::Bench;
+
+/// Runs `args` and checks the contract's shape of a bad-input failure: status 2, nothing on
+/// stdout, exactly `error: MESSAGE` on stderr.
+fn rejected(args: &[&str], message: &str) {
+    let run = suite(args, Some("2"));
+    assert_eq!(run.status, Some(2), "{args:?}: {run:?}");
+    assert_eq!(run.stdout, "", "{args:?}");
+    assert_eq!(run.stderr, format!("error: {message}\n"), "{args:?}");
+}
+
+#[test]
+fn the_contract_cases_exit_two_with_one_line() {
+    let known = Bench::known_list();
+    rejected(&[], &format!("no benchmark given (known: {known})"));
+    rejected(
+        &["foo"],
+        &format!("unknown benchmark 'foo' (known: {known})"),
+    );
+    rejected(
+        &["threadring", "hops"],
+        "threadring: argument 'hops' is not NAME=VALUE",
+    );
+    rejected(
+        &["threadring", "foo=1"],
+        "threadring: unknown parameter foo=1 (known: actors, hops)",
+    );
+    rejected(
+        &["threadring", "hops=1", "hops=5"],
+        "threadring: parameter hops=5 given twice",
+    );
+    rejected(
+        &["threadring", "hops=abc"],
+        "threadring: hops=abc is not a non-negative integer",
+    );
+    rejected(
+        &["fannkuch", "n=13"],
+        "fannkuch: n=13 is out of range (3..=12)",
+    );
+    rejected(
+        &["skynet", "size=1000", "div=7"],
+        "skynet: size=1000 is not a power of div=7",
+    );
+}
+
+#[test]
+fn more_mistakes_a_user_makes() {
+    rejected(
+        &["big", "hood=-1"],
+        "big: hood=-1 is not a non-negative integer",
+    );
+    rejected(
+        &["big", "hood=0"],
+        "big: hood=0 is out of range (1..=1000000)",
+    );
+    rejected(
+        &["chameneos", "creatures=1"],
+        "chameneos: creatures=1 is out of range (2..=1000000)",
+    );
+    rejected(
+        &["fibtree", "n=41"],
+        "fibtree: n=41 is out of range (0..=40)",
+    );
+    rejected(
+        &["spreading", "depth=1e3"],
+        "spreading: depth=1e3 is not a non-negative integer",
+    );
+    rejected(
+        &["Threadring"],
+        &format!(
+            "unknown benchmark 'Threadring' (known: {})",
+            Bench::known_list()
+        ),
+    );
+    rejected(
+        &["skynet", "div=4"],
+        "skynet: size=100000 is not a power of div=4",
+    );
+}
+
+#[test]
+fn help_lists_benchmarks_parameters_defaults_and_seeds() {
+    for flag in ["--help", "-h"] {
+        let run = suite(&[flag], None);
+        assert_eq!(run.status, Some(0), "{run:?}");
+        assert_eq!(run.stderr, "");
+        assert!(
+            run.stdout
+                .starts_with("Usage: footlights-suite BENCH [NAME=VALUE ...]")
+        );
+        for bench in Bench::ALL {
+            assert!(run.stdout.contains(&format!("  {bench}: ")), "{bench}");
+            assert!(run.stdout.contains(bench.seed()), "{bench} seed");
+            for p in bench.params() {
+                assert!(
+                    run.stdout
+                        .lines()
+                        .any(|l| l.trim_start().starts_with(p.name)
+                            && l.contains(&format!("quick {}", p.quick))),
+                    "{bench} {}",
+                    p.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_thread_count_is_a_run_error() {
+    for value in ["0", "two", ""] {
+        let run = suite(&["pingpong", "pings=10"], Some(value));
+        assert_eq!(run.status, Some(1), "{value:?}: {run:?}");
+        assert_eq!(run.stdout, "");
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+        assert!(run.stderr.starts_with("error: pingpong: "), "{run:?}");
+        assert!(run.stderr.contains("FOOTLIGHTS_THREADS"), "{run:?}");
+    }
+}
+
+#[test]
+fn quick_defaults_run_without_parameters() {
+    let run = suite(&["fibtree"], Some("2"));
+    assert_eq!(run.stdout, "result bench=fibtree check=6765\n", "{run:?}");
+    let run = suite(&["threadring", "hops=7"], Some("1"));
+    assert_eq!(run.stdout, "result bench=threadring check=8\n", "{run:?}");
+}

@@ -1,0 +1,151 @@
+//! The shared test vectors, each run as a process on one and on two worker threads, and the
+//! vectors file kept byte for byte equal to the shared spec's.
+
+mod common;
+
+use std::fs;
+
+use common::{repo_root, shared_spec, suite};
+
+/// One line of `docs/vectors.tsv`.
+struct Vector {
+    bench: String,
+    params: Vec<String>,
+    check: String,
+}
+
+fn vectors() -> Vec<Vector> {
+    let text = fs::read_to_string(repo_root().join("docs/vectors.tsv")).expect("docs/vectors.tsv");
+    let vectors: Vec<Vector> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 3, "bad vector line {line:?}");
+            Vector {
+                bench: fields[0].to_owned(),
+                params: fields[1].split_whitespace().map(str::to_owned).collect(),
+                check: fields[2].to_owned(),
+            }
+        })
+        .collect();
+    assert!(vectors.len() >= 30, "only {} vectors", vectors.len());
+    vectors
+}
+
+/// The value of parameter `name` in `params` (`name=value`).
+fn param(params: &[String], name: &str) -> u64 {
+    params
+        .iter()
+        .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("no {name} in {params:?}"))
+        .parse()
+        .unwrap()
+}
+
+/// Checks one run of a vector; returns what is wrong with it, if anything.
+fn check_vector(vector: &Vector, threads: &str) -> Result<(), String> {
+    let args: Vec<&str> = std::iter::once(vector.bench.as_str())
+        .chain(vector.params.iter().map(String::as_str))
+        .collect();
+    let run = suite(&args, Some(threads));
+    let context = format!("{args:?} on {threads} threads: {run:?}");
+    if run.status != Some(0) {
+        return Err(format!("exit status {:?}; {context}", run.status));
+    }
+    let expected = format!("result bench={} check={}", vector.bench, vector.check);
+    let Some(line) = run.stdout.strip_suffix('\n').filter(|l| !l.contains('\n')) else {
+        return Err(format!("stdout is not exactly one line; {context}"));
+    };
+    if vector.bench != "chameneos" {
+        return if line == expected {
+            Ok(())
+        } else {
+            Err(format!("expected {expected:?}; {context}"))
+        };
+    }
+    // chameneos: `counts` has one entry per creature, and they add up to 2 * meetings.
+    let Some(counts) = line
+        .strip_prefix(&expected)
+        .and_then(|rest| rest.strip_prefix(" counts="))
+    else {
+        return Err(format!("expected {expected:?} then counts; {context}"));
+    };
+    let counts: Vec<u64> = counts
+        .split(',')
+        .map(|c| c.parse().map_err(|_| format!("bad count {c:?}; {context}")))
+        .collect::<Result<_, _>>()?;
+    let creatures = param(&vector.params, "creatures");
+    let meetings = param(&vector.params, "meetings");
+    if counts.len() as u64 != creatures {
+        return Err(format!(
+            "{} counts for {creatures} creatures; {context}",
+            counts.len()
+        ));
+    }
+    if counts.iter().sum::<u64>() != 2 * meetings {
+        return Err(format!("counts do not add up to 2*{meetings}; {context}"));
+    }
+    Ok(())
+}
+
+fn every_vector_passes(threads: &str) {
+    let failures: Vec<String> = vectors()
+        .iter()
+        .filter_map(|v| check_vector(v, threads).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_vector_passes_on_one_thread() {
+    every_vector_passes("1");
+}
+
+#[test]
+fn every_vector_passes_on_two_threads() {
+    every_vector_passes("2");
+}
+
+/// Chameneos with more creatures than meetings: some creatures never meet, and every
+/// count is still reported, in creature order. The program itself fails the run if the
+/// meeting place ever pairs a creature with itself, so a clean exit is part of the check.
+#[test]
+fn chameneos_reports_every_creature_even_idle_ones() {
+    for threads in ["1", "2"] {
+        let run = suite(&["chameneos", "creatures=9", "meetings=2"], Some(threads));
+        assert_eq!(run.status, Some(0), "{run:?}");
+        let counts = run
+            .stdout
+            .trim_end()
+            .split_once(" counts=")
+            .map(|(_, c)| {
+                c.split(',')
+                    .map(|n| n.parse::<u64>().unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .expect("counts");
+        assert_eq!(counts.len(), 9);
+        assert_eq!(counts.iter().sum::<u64>(), 4);
+        assert!(counts.iter().all(|&c| c <= 2), "{counts:?}");
+        let run = suite(&["chameneos", "creatures=2", "meetings=0"], Some(threads));
+        assert_eq!(run.stdout, "result bench=chameneos check=0 counts=0,0\n");
+    }
+}
+
+/// docs/vectors.tsv is a byte-for-byte copy of the shared spec's vectors.tsv (checked
+/// whenever the shared directory sits beside the repository, as in CI).
+#[test]
+fn vectors_file_is_the_shared_one() {
+    let ours = fs::read(repo_root().join("docs/vectors.tsv")).expect("docs/vectors.tsv");
+    match shared_spec() {
+        Some(spec) => {
+            let shared = fs::read(spec.join("vectors.tsv")).expect("shared vectors.tsv");
+            assert!(
+                ours == shared,
+                "docs/vectors.tsv differs from ../shared/spec/vectors.tsv: copy it again"
+            );
+        }
+        None => eprintln!("../shared/spec is not beside the repository: comparison skipped"),
+    }
+}
