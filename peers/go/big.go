@@ -9,8 +9,8 @@
 // worker, closes the done channel; the check is the sink's sum of the reports.
 //
 // While a worker sends a ping or waits for its pong it also answers pings that arrive,
-// in one select. Without that, two workers whose mailboxes are full could each block
-// sending to the other forever. A worker has one ping outstanding at a time, so its pong
+// in one select: a worker never blocks on a send alone, so two workers whose mailboxes
+// are full cannot block each other forever. A worker has one ping outstanding at a time, so its pong
 // channel needs room for one pong and answering a ping never blocks.
 package main
 
@@ -69,32 +69,27 @@ func sink(workers int, reports <-chan int, done chan<- struct{}, total chan<- in
 	total <- pongs
 }
 
-// bigWorker is worker `me` of its neighbourhood.
+// bigWorker is worker `me` of its neighbourhood. Its one select serves its mailbox, its
+// pong channel and, while a ping is waiting to go out, the neighbour's mailbox; `out` is
+// nil (a case that never fires) once the ping has gone, until the pong is back.
 func bigWorker(me int, neighbourhood []chan bigPing, pings int, reports chan<- int, done <-chan struct{}) {
 	mailbox := neighbourhood[me]
 	pongs := make(chan struct{}, 1)
 	request := bigPing{reply: pongs}
 	received := 0
+	var out chan<- bigPing
+	if pings > 0 {
+		out = neighbourhood[neighbour(me, len(neighbourhood))]
+	}
 	for received < pings {
-		to := neighbourhood[neighbour(me, len(neighbourhood))]
-	sending:
-		for {
-			select {
-			case to <- request:
-				break sending
-			case p := <-mailbox:
-				p.reply <- struct{}{}
-			}
-		}
-	waiting:
-		for {
-			select {
-			case <-pongs:
-				received++
-				break waiting
-			case p := <-mailbox:
-				p.reply <- struct{}{}
-			}
+		select {
+		case out <- request:
+			out = nil
+		case <-pongs:
+			received++
+			out = neighbourhood[neighbour(me, len(neighbourhood))]
+		case p := <-mailbox:
+			p.reply <- struct{}{}
 		}
 	}
 	reports <- received
