@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one benchmark: starts an {@link ActorSystem} whose guardian is the benchmark's root
@@ -57,6 +58,8 @@ final class Runner {
     static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome,
             PrintStream out, PrintStream err) {
         long timeout = timeoutSecs();
+        // Initialise SLF4J before Pekko's threads log concurrently (avoids its replay warnings).
+        LoggerFactory.getILoggerFactory();
         long start = System.nanoTime();
         ActorSystem<T> system = ActorSystem.create(guardian, "footlights", config());
         system.getWhenTerminated().thenRun(() -> outcome.completeExceptionally(
@@ -67,7 +70,7 @@ final class Runner {
             long micros = (System.nanoTime() - start) / 1_000;
             out.println("result bench=" + bench + " " + fields);
             out.flush();
-            err.printf("%s: %d threads, %.3f s in the actor system%n", bench, threads(), micros / 1e6);
+            err.printf("%s: %d threads, %.3f s from actor system start to result%n", bench, threads(), micros / 1e6);
             status = 0;
         } catch (TimeoutException e) {
             err.println("error: " + bench + ": no result after " + timeout + " s, giving up");
@@ -81,11 +84,15 @@ final class Runner {
             status = 1;
         }
         system.terminate();
-        try {
-            system.getWhenTerminated().toCompletableFuture().get(TERMINATE_WAIT_SECS, TimeUnit.SECONDS);
-        } catch (InterruptedException | ExecutionException | TimeoutException e) {
-            err.println("warning: " + bench + ": the actor system did not terminate within "
-                    + TERMINATE_WAIT_SECS + " s");
+        if (status == 0) {
+            // After a result every actor is idle, so this is quick; after a failure some actor may
+            // still be busy, and the caller exits at once instead of waiting for it.
+            try {
+                system.getWhenTerminated().toCompletableFuture().get(TERMINATE_WAIT_SECS, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                err.println("warning: " + bench + ": the actor system did not terminate within "
+                        + TERMINATE_WAIT_SECS + " s");
+            }
         }
         return status;
     }
