@@ -10,8 +10,8 @@
 //
 // While a worker sends a ping or waits for its pong it also answers pings that arrive,
 // in one select: a worker never blocks on a send alone, so two workers whose mailboxes
-// are full cannot block each other forever. A worker has one ping outstanding at a time, so its pong
-// channel needs room for one pong and answering a ping never blocks.
+// are full cannot block each other forever. A worker has one ping outstanding at a
+// time, so its pong channel needs room for one pong, and answering a ping never blocks.
 package main
 
 import (

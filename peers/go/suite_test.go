@@ -1,7 +1,8 @@
 // Tests of the Go peer against the shared contract.
 //
 // TestVectors runs every line of shared/spec/vectors.tsv in this process, through the
-// same argument parsing as the program, and compares the check. The file is read from
+// same argument parsing as the program, compares the check, and then waits for every
+// goroutine the run started to end (actors must finish, not leak). The file is read from
 // ../../../shared/spec/vectors.tsv (the shared directory sits beside the repository
 // checkout), or from the path in the VECTORS environment variable. TestBadInput feeds
 // the malformed command lines of notes/peer-contract.md to parseArgs and compares the
@@ -12,6 +13,7 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +55,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseArgs(%q): %v", args, err)
 			}
+			before := runtime.NumGoroutine()
 			out := runWithin(t, b, v)
 			if out.check != want {
 				t.Fatalf("check=%s, want %s", out.check, want)
@@ -60,6 +63,7 @@ func TestVectors(t *testing.T) {
 			if bench == "chameneos" {
 				checkCounts(t, out, v["creatures"])
 			}
+			awaitGoroutines(t, before)
 		})
 	}
 	if err := lines.Err(); err != nil {
@@ -91,6 +95,20 @@ func runWithin(t *testing.T, b *benchmark, v values) outcome {
 	case <-time.After(vectorTimeout):
 		t.Fatalf("run did not finish within %v", vectorTimeout)
 		return outcome{}
+	}
+}
+
+// awaitGoroutines waits until no more than `before` goroutines are left: the actors of
+// a run end soon after it answers (threadring's ring closes one mailbox at a time).
+func awaitGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines still running after the run, %d before it",
+				runtime.NumGoroutine(), before)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
