@@ -1,4 +1,4 @@
-//! The small commands over a stored database: `list`, `show` and `export`.
+//! The small commands over a stored database: `list`, `show`, `export` and `report`.
 
 use std::path::{Path, PathBuf};
 
@@ -135,5 +135,28 @@ pub fn export(
     if out.as_os_str() != "-" {
         eprintln!("wrote {}", out.display());
     }
+    Ok(0)
+}
+
+/// `actorbench report [SESSION] [--out DIR]`: writes the HTML report of a stored session.
+pub fn report(store: &Store, session: Option<&str>, out: Option<PathBuf>) -> Result<i32> {
+    let s = store.resolve_session(session)?;
+    let data = store.load(&s)?;
+    if data.runs.is_empty() {
+        crate::usage!(
+            "session {} has no runs: nothing to report (status: {})",
+            s.id,
+            s.status
+        );
+    }
+    let dir = out.unwrap_or_else(|| {
+        store
+            .path()
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join("report")
+    });
+    let index = crate::report::write(&data, &dir)?;
+    println!("{}", index.display());
     Ok(0)
 }

@@ -18,6 +18,7 @@
 pub mod capture;
 pub mod check;
 pub mod commands;
+pub mod compare;
 pub mod contract;
 pub mod error;
 pub mod exec;

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use actorbench::compare::{self, CompareFormat};
 use actorbench::error::exit_status;
 use actorbench::export::Format;
 use actorbench::plan::Order;
@@ -64,6 +65,30 @@ enum Command {
         /// Seconds each process may take.
         #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
         timeout: f64,
+    },
+    /// Write the HTML report (figures as SVG) of a stored session.
+    Report {
+        /// Session number, or `latest` (the default).
+        session: Option<String>,
+        /// Output directory (default: report/ beside the database).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Compare two stored sessions cell by cell; exit 1 on a significant regression.
+    Compare {
+        /// The baseline session (number or `latest`).
+        a: String,
+        /// The session to judge.
+        b: String,
+        /// Smallest change, in percent, that counts as a regression or improvement.
+        #[arg(long, default_value_t = 5.0, value_name = "PCT")]
+        threshold: f64,
+        /// Significance level of the Mann-Whitney U test.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
     },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
@@ -182,6 +207,18 @@ fn main() -> ExitCode {
             vectors,
             timeout,
         }),
+        Command::Report { session, out } => {
+            commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+                .and_then(|s| commands::report(&s, session.as_deref(), out))
+        }
+        Command::Compare {
+            a,
+            b,
+            threshold,
+            alpha,
+            format,
+        } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+            .and_then(|s| compare::run(&s, &a, &b, threshold, alpha, format)),
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
             action: Some(PeersAction::Install { names, force }),

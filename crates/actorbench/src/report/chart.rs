@@ -1,0 +1,459 @@
+//! Drawing one chart as SVG with plotters: lines with min-max error bars, failure marks,
+//! an optional ideal line, and box plots.
+//!
+//! Axes are always linear in plotters' terms; a log axis is drawn by plotting `log10` of
+//! the values and labelling ticks with `10^v`. An axis goes logarithmic when its values
+//! span more than 30x (decades), as the thesis's time-against-parameter figures do.
+//! Text is plain SVG `<text>` in a generic sans-serif family, so no font files are
+//! needed to draw (plotters is built without its `ttf` feature).
+//!
+//! Failures are never dropped: a point whose runs all failed is drawn as a red cross at
+//! the top of the chart at its x, a point with some failed runs gets a small red cross
+//! above its error bar, and the legend says what the cross means.
+
+use anyhow::{Result, anyhow};
+use plotters::prelude::*;
+
+/// Chart size in pixels.
+pub const SIZE: (u32, u32) = (640, 400);
+
+/// The palette: colour-blind-safe (Okabe-Ito), footlights first.
+pub const PALETTE: [RGBColor; 8] = [
+    RGBColor(213, 94, 0),
+    RGBColor(0, 114, 178),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(120, 94, 240),
+    RGBColor(60, 60, 60),
+];
+
+/// The colour of the `i`th implementation.
+pub fn color(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// One plotted value with its spread; `y` NaN means no run succeeded.
+#[derive(Debug, Clone, Copy)]
+pub struct Point {
+    /// Position.
+    pub x: f64,
+    /// Median.
+    pub y: f64,
+    /// Smallest.
+    pub lo: f64,
+    /// Largest.
+    pub hi: f64,
+    /// Runs that failed at this point.
+    pub failed: usize,
+}
+
+/// One line.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Colour.
+    pub color: RGBColor,
+    /// Thick (main) or thin (secondary) line.
+    pub bold: bool,
+    /// Points in x order.
+    pub points: Vec<Point>,
+}
+
+/// A line chart.
+#[derive(Debug, Clone, Default)]
+pub struct LineChart {
+    /// Title.
+    pub title: String,
+    /// X axis description.
+    pub x_label: String,
+    /// Y axis description.
+    pub y_label: String,
+    /// The lines.
+    pub series: Vec<Series>,
+    /// A reference line (`ideal`), drawn dashed grey.
+    pub ideal: Option<(String, Vec<(f64, f64)>)>,
+    /// X values are small integers (core counts): integer ticks, linear.
+    pub integer_x: bool,
+    /// Formats a y value for tick labels.
+    pub y_unit: Unit,
+    /// Start the y axis at zero (when linear).
+    pub y_from_zero: bool,
+}
+
+/// How to print y tick labels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unit {
+    /// Plain number.
+    #[default]
+    Plain,
+    /// Seconds.
+    Seconds,
+    /// Bytes.
+    Bytes,
+    /// A fraction shown as percent.
+    Percent,
+}
+
+impl Unit {
+    fn format(self, v: f64) -> String {
+        match self {
+            Unit::Plain => short(v),
+            Unit::Seconds => crate::output::units::seconds(v),
+            Unit::Bytes => crate::output::units::bytes(v),
+            Unit::Percent => format!("{:.0}%", v * 100.0),
+        }
+    }
+}
+
+/// A compact number: `0.5`, `12`, `3.2k`, `1M`.
+pub fn short(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{}M", trim(v / 1e6))
+    } else if a >= 1e4 {
+        format!("{}k", trim(v / 1e3))
+    } else {
+        trim(v)
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = if v.abs() >= 100.0 || v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    };
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Whether values spanning `lo..hi` deserve a log axis.
+fn wants_log(lo: f64, hi: f64) -> bool {
+    lo > 0.0 && hi / lo > 30.0
+}
+
+struct Axis {
+    log: bool,
+}
+
+impl Axis {
+    fn t(&self, v: f64) -> f64 {
+        if self.log { v.max(1e-12).log10() } else { v }
+    }
+    fn inv(&self, v: f64) -> f64 {
+        if self.log { 10f64.powf(v) } else { v }
+    }
+}
+
+fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("drawing failed: {e:?}")
+}
+
+/// Draws `c` and returns the SVG text.
+pub fn line_chart(c: &LineChart) -> Result<String> {
+    let xs: Vec<f64> = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.x))
+        .collect();
+    let ys: Vec<f64> = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().flat_map(|p| [p.lo, p.hi, p.y]))
+        .chain(c.ideal.iter().flat_map(|(_, pts)| pts.iter().map(|p| p.1)))
+        .filter(|v| v.is_finite())
+        .collect();
+    let (xmin, xmax) = (crate::stats::min(&xs), crate::stats::max(&xs));
+    let (ymin, ymax) = if ys.is_empty() {
+        (0.0, 1.0)
+    } else {
+        (crate::stats::min(&ys), crate::stats::max(&ys))
+    };
+    let xa = Axis {
+        log: !c.integer_x && wants_log(xmin, xmax),
+    };
+    let ya = Axis {
+        log: wants_log(ymin, ymax),
+    };
+    let (x0, x1) = if c.integer_x {
+        (xmin - 0.3, xmax + 0.3)
+    } else if xa.log {
+        pad(xa.t(xmin), xa.t(xmax), 0.05)
+    } else if xmin == xmax {
+        (xmin - 1.0, xmax + 1.0)
+    } else {
+        pad(xmin, xmax, 0.05)
+    };
+    let (y0, y1) = if ya.log {
+        pad(ya.t(ymin), ya.t(ymax), 0.08)
+    } else {
+        let lo = if c.y_from_zero {
+            0.0f64.min(ymin)
+        } else {
+            ymin
+        };
+        let (a, b) = pad(lo, ymax.max(lo + 1e-9), 0.08);
+        (if c.y_from_zero { a.max(0.0).min(lo) } else { a }, b)
+    };
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&c.title, ("sans-serif", 17))
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(plot_err)?;
+        let xfmt = |v: &f64| {
+            if c.integer_x {
+                if (v - v.round()).abs() < 1e-9 {
+                    format!("{}", v.round())
+                } else {
+                    String::new()
+                }
+            } else {
+                short(xa.inv(*v))
+            }
+        };
+        let yfmt = |v: &f64| c.y_unit.format(ya.inv(*v));
+        let n_int = if c.integer_x {
+            ((xmax - xmin).round() as usize + 1).clamp(2, 16)
+        } else {
+            8
+        };
+        chart
+            .configure_mesh()
+            .x_desc(&c.x_label)
+            .y_desc(&c.y_label)
+            .x_labels(n_int)
+            .y_labels(7)
+            .x_label_formatter(&xfmt)
+            .y_label_formatter(&yfmt)
+            .light_line_style(RGBColor(235, 235, 235))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .draw()
+            .map_err(plot_err)?;
+
+        if let Some((label, pts)) = &c.ideal {
+            let grey = RGBColor(130, 130, 130);
+            let line: Vec<(f64, f64)> = pts.iter().map(|(x, y)| (xa.t(*x), ya.t(*y))).collect();
+            chart
+                .draw_series(DashedLineSeries::new(line, 6, 4, grey.stroke_width(2)))
+                .map_err(plot_err)?
+                .label(label.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], grey.stroke_width(2))
+                });
+        }
+        let mut any_failed = false;
+        for s in &c.series {
+            let color = s.color;
+            let width = if s.bold { 3 } else { 1 };
+            let ok: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter(|p| p.y.is_finite())
+                .map(|p| (xa.t(p.x), ya.t(p.y)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(ok.clone(), color.stroke_width(width)))
+                .map_err(plot_err)?
+                .label(s.label.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                });
+            chart
+                .draw_series(
+                    ok.iter().map(|&(x, y)| {
+                        Circle::new((x, y), if s.bold { 4 } else { 3 }, color.filled())
+                    }),
+                )
+                .map_err(plot_err)?;
+            chart
+                .draw_series(s.points.iter().filter(|p| p.y.is_finite()).map(|p| {
+                    ErrorBar::new_vertical(
+                        xa.t(p.x),
+                        ya.t(p.lo),
+                        ya.t(p.y),
+                        ya.t(p.hi),
+                        color.stroke_width(1),
+                        8,
+                    )
+                }))
+                .map_err(plot_err)?;
+            for p in s.points.iter().filter(|p| p.failed > 0) {
+                any_failed = true;
+                let (y, size) = if p.y.is_finite() {
+                    (ya.t(p.hi), 4)
+                } else {
+                    (y1, 8)
+                };
+                let dy = if p.y.is_finite() { -10 } else { 10 };
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((xa.t(p.x), y))
+                            + Cross::new((0, dy), size, RED.stroke_width(3)),
+                    ))
+                    .map_err(plot_err)?;
+            }
+        }
+        if any_failed {
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                .map_err(plot_err)?
+                .label("failed runs")
+                .legend(|(x, y)| Cross::new((x + 9, y), 5, RED.stroke_width(3)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .label_font(("sans-serif", 12))
+            .draw()
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
+    let span = (hi - lo).abs().max(1e-9);
+    (lo - span * frac, hi + span * frac)
+}
+
+/// One box of a box plot.
+#[derive(Debug, Clone)]
+pub struct BoxData {
+    /// Label under the box.
+    pub label: String,
+    /// Colour.
+    pub color: RGBColor,
+    /// The values (NaN-free); empty: nothing succeeded (marked as failed).
+    pub values: Vec<f64>,
+}
+
+/// Draws box plots (quartile box, median bar, whiskers to min and max) side by side,
+/// with an optional horizontal reference line.
+pub fn box_chart(
+    title: &str,
+    y_label: &str,
+    boxes: &[BoxData],
+    reference: Option<(String, f64)>,
+) -> Result<String> {
+    let all: Vec<f64> = boxes
+        .iter()
+        .flat_map(|b| b.values.iter().copied())
+        .chain(reference.iter().map(|r| r.1))
+        .collect();
+    let (lo, hi) = if all.is_empty() {
+        (0.0, 1.0)
+    } else {
+        (crate::stats::min(&all), crate::stats::max(&all))
+    };
+    let (y0, y1) = pad(lo.min(hi - 1.0).max(0.0).min(lo), hi.max(lo + 1.0), 0.1);
+    let n = boxes.len().max(1);
+    let mut svg = String::new();
+    {
+        let width = (SIZE.0).max(120 + 90 * n as u32);
+        let root = SVGBackend::with_string(&mut svg, (width, SIZE.1)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(12)
+            .x_label_area_size(56)
+            .y_label_area_size(64)
+            .build_cartesian_2d(-0.6..(n as f64 - 0.4), y0..y1)
+            .map_err(plot_err)?;
+        let labels: Vec<String> = boxes.iter().map(|b| b.label.clone()).collect();
+        let xfmt = |v: &f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-9 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        };
+        let yfmt = |v: &f64| short(*v);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n + 1)
+            .x_label_formatter(&xfmt)
+            .y_label_formatter(&yfmt)
+            .y_desc(y_label)
+            .light_line_style(RGBColor(235, 235, 235))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .draw()
+            .map_err(plot_err)?;
+        if let Some((label, v)) = &reference {
+            let grey = RGBColor(130, 130, 130);
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(-0.6, *v), (n as f64 - 0.4, *v)],
+                    6,
+                    4,
+                    grey.stroke_width(2),
+                ))
+                .map_err(plot_err)?
+                .label(label.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], grey.stroke_width(2))
+                });
+        }
+        for (i, b) in boxes.iter().enumerate() {
+            let x = i as f64;
+            if b.values.is_empty() {
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((x, y1)) + Cross::new((0, 10), 8, RED.stroke_width(3)),
+                    ))
+                    .map_err(plot_err)?;
+                continue;
+            }
+            let q = |f: f64| crate::stats::quantile(&b.values, f);
+            let (mn, q1, med, q3, mx) = (q(0.0), q(0.25), q(0.5), q(0.75), q(1.0));
+            let c = b.color;
+            chart
+                .draw_series([
+                    Rectangle::new([(x - 0.3, q1), (x + 0.3, q3)], c.mix(0.25).filled()),
+                    Rectangle::new([(x - 0.3, q1), (x + 0.3, q3)], c.stroke_width(2)),
+                ])
+                .map_err(plot_err)?;
+            chart
+                .draw_series([
+                    PathElement::new(vec![(x - 0.3, med), (x + 0.3, med)], c.stroke_width(3)),
+                    PathElement::new(vec![(x, q3), (x, mx)], c.stroke_width(1)),
+                    PathElement::new(vec![(x, q1), (x, mn)], c.stroke_width(1)),
+                    PathElement::new(vec![(x - 0.12, mx), (x + 0.12, mx)], c.stroke_width(1)),
+                    PathElement::new(vec![(x - 0.12, mn), (x + 0.12, mn)], c.stroke_width(1)),
+                ])
+                .map_err(plot_err)?;
+        }
+        if reference.is_some() {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(200, 200, 200))
+                .label_font(("sans-serif", 12))
+                .draw()
+                .map_err(plot_err)?;
+        }
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,437 @@
+//! The report page: one self-contained HTML document (inline CSS and SVG, no script).
+//!
+//! Top to bottom: the title line (session, date, profile, commit); the summary table
+//! (median time per benchmark and implementation at the headline cell, the ratio to the
+//! fastest coloured from green to red, and per implementation the geometric mean of its
+//! ratios); the failures; one section per benchmark with its figures, its full table and,
+//! for chameneos, the fairness table; and the setup needed to reproduce the session:
+//! host, runtime versions, run templates, exact commands, date and commit.
+
+use std::fmt::Write;
+
+use super::{BenchView, Figure, fairness, views};
+use crate::output::units;
+use crate::stats;
+use crate::store::SessionData;
+use crate::summary::{self, failure_lines};
+
+const CSS: &str = r#"
+:root { --ink: #1d2330; --muted: #5b6475; --line: #e3e6ec; --bg: #fafbfc; --accent: #d55e00; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       color: var(--ink); background: var(--bg); }
+main { max-width: 1360px; margin: 0 auto; padding: 28px 32px 64px; }
+header { border-bottom: 3px solid var(--accent); padding-bottom: 12px; margin-bottom: 24px; }
+h1 { font-size: 28px; margin: 0 0 4px; letter-spacing: -0.01em; }
+h2 { font-size: 21px; margin: 40px 0 8px; padding-top: 8px; border-top: 1px solid var(--line); }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+.sub, .note, figcaption { color: var(--muted); }
+.sub code { font-size: 13px; }
+table { border-collapse: collapse; margin: 8px 0 16px; background: #fff; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--line); padding: 5px 10px; text-align: right; white-space: nowrap; }
+th { background: #f1f3f6; font-weight: 600; }
+td.l, th.l { text-align: left; }
+td.fail { color: #b00020; font-weight: 600; }
+tr.gm td { font-weight: 700; border-top: 2px solid #c9ced8; }
+.ratio { display: inline-block; min-width: 3.6em; padding: 0 6px; border-radius: 4px; margin-left: 6px; }
+.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(600px, 1fr)); gap: 18px; }
+figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 10px 6px; }
+figure svg { display: block; width: 100%; height: auto; }
+figcaption { font-size: 13px; padding: 4px 6px; }
+.banner { background: #fdecea; border: 1px solid #f5c2c0; color: #8a1c14; padding: 10px 14px; border-radius: 6px; margin: 12px 0; }
+.ok { background: #e8f5ec; border: 1px solid #bfe3c9; color: #1e5a32; padding: 8px 14px; border-radius: 6px; }
+ul.failures { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+pre { background: #fff; border: 1px solid var(--line); padding: 8px 10px; overflow-x: auto; border-radius: 6px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
+dt { color: var(--muted); }
+dd { margin: 0; }
+"#;
+
+/// HTML-escapes text.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Background colour for a ratio to the fastest: green at 1, through yellow, red at 4x+.
+fn ratio_color(r: f64) -> String {
+    let t = (r.max(1.0).log2() / 2.0).min(1.0);
+    format!("hsl({:.0}, 70%, 86%)", 130.0 * (1.0 - t))
+}
+
+/// Strips an XML declaration so the SVG can be inlined.
+fn inline_svg(svg: &str) -> &str {
+    match svg.find("<svg") {
+        Some(i) => &svg[i..],
+        None => svg,
+    }
+}
+
+/// Renders the page.
+pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
+    let s = &data.session;
+    let vs = views(data);
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>actorbench: session {} ({})</title><style>{CSS}</style></head><body><main>",
+        s.id,
+        esc(&s.started_at)
+    );
+    let _ = write!(
+        h,
+        "<header><h1>Actor runtimes, side by side</h1><div class=\"sub\">actorbench session {} · {} · {} profile · \
+         commit <code>{}</code> · {} on {} cores · status: {}</div></header>",
+        s.id,
+        esc(&s.started_at),
+        esc(&s.profile),
+        esc(&s.git_commit),
+        esc(&s.host_cpu),
+        s.host_cores,
+        esc(&s.status)
+    );
+    let ok_runs = data.runs.iter().filter(|r| r.ok()).count();
+    if s.status != "complete" {
+        let _ = write!(
+            h,
+            "<div class=\"banner\">This session is <b>{}</b>: it holds only the runs that finished.</div>",
+            esc(&s.status)
+        );
+    }
+    if ok_runs == 0 {
+        let _ = write!(
+            h,
+            "<div class=\"banner\"><b>Every run in this session failed</b> ({} runs): there are no timings to \
+             compare. The failures are listed below and marked in every figure.</div>",
+            data.runs.len()
+        );
+    }
+
+    // Summary.
+    h.push_str("<section id=\"summary\"><h2>Summary</h2>");
+    summary_table(&mut h, &vs);
+    h.push_str("</section>");
+
+    // Failures.
+    let groups = summary::summarise(&data.runs);
+    let failures: Vec<(String, String)> = groups
+        .iter()
+        .flat_map(|g| {
+            g.cells.iter().flat_map(move |c| {
+                failure_lines(c)
+                    .into_iter()
+                    .map(move |l| (format!("{} {}", g.bench, g.params), l))
+            })
+        })
+        .collect();
+    h.push_str("<section id=\"failures\"><h2>Failures</h2>");
+    if failures.is_empty() {
+        let _ = write!(
+            h,
+            "<p class=\"ok\">No failures: all {} runs printed the expected check.</p>",
+            data.runs.len()
+        );
+    } else {
+        let n = data.runs.iter().filter(|r| !r.ok()).count();
+        let _ = write!(
+            h,
+            "<p>{n} of {} runs failed. Every failure is kept in the database and marked in the figures.</p><ul class=\"failures\">",
+            data.runs.len()
+        );
+        for (what, line) in failures {
+            let _ = write!(h, "<li>{}: {}</li>", esc(&what), esc(&line));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</section>");
+
+    // Benchmarks.
+    for (v, (bench, figs)) in vs.iter().zip(figures) {
+        let _ = write!(
+            h,
+            "<section id=\"bench-{}\"><h2>{}</h2>",
+            esc(bench),
+            esc(bench)
+        );
+        let sets: Vec<String> = v
+            .groups
+            .iter()
+            .map(|g| format!("<code>{}</code>", esc(&g.params)))
+            .collect();
+        let _ = write!(
+            h,
+            "<p class=\"note\">Parameters: {}.</p><div class=\"figs\">",
+            sets.join(", ")
+        );
+        for f in figs {
+            let _ = write!(
+                h,
+                "<figure id=\"fig-{}\" data-figure=\"{}\">{}<figcaption><b>{}.</b> {} <a href=\"{}.svg\">SVG</a></figcaption></figure>",
+                esc(&f.name),
+                esc(&f.name),
+                inline_svg(&f.svg),
+                esc(&f.title),
+                esc(&f.caption),
+                esc(&f.name)
+            );
+        }
+        h.push_str("</div>");
+        let rows = fairness::table(v);
+        if !rows.is_empty() {
+            h.push_str(
+                "<h3>Fairness (thesis Table 7)</h3><table><tr><th class=\"l\">parameters</th><th class=\"l\">implementation</th>\
+                 <th>cores</th><th>stddev</th><th>CV</th><th>Jain's index</th><th>min / ideal</th><th>max / ideal</th><th>runs</th></tr>",
+            );
+            for r in rows {
+                let f = |x: f64, d: usize| {
+                    if x.is_finite() {
+                        format!("{x:.d$}")
+                    } else {
+                        "-".into()
+                    }
+                };
+                let _ = write!(
+                    h,
+                    "<tr><td class=\"l\"><code>{}</code></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    esc(&r.params),
+                    esc(&r.implementation),
+                    r.cores,
+                    f(r.stddev, 1),
+                    f(r.cv, 4),
+                    f(r.jain, 4),
+                    f(r.min_max_of_ideal.0, 3),
+                    f(r.min_max_of_ideal.1, 3),
+                    r.runs
+                );
+            }
+            h.push_str("</table>");
+        }
+        h.push_str("<h3>All cells</h3>");
+        for g in &v.groups {
+            cells_table(&mut h, g);
+        }
+        h.push_str("</section>");
+    }
+
+    // Setup.
+    h.push_str("<section id=\"setup\"><h2>How this was measured</h2><dl>");
+    let dl = |h: &mut String, k: &str, v: &str| {
+        let _ = write!(h, "<dt>{}</dt><dd>{}</dd>", esc(k), v);
+    };
+    dl(
+        &mut h,
+        "host",
+        &esc(&format!(
+            "{}, {} cores, {} memory, {}",
+            s.host_cpu,
+            s.host_cores,
+            units::bytes(s.host_memory_bytes as f64),
+            s.host_kernel
+        )),
+    );
+    dl(&mut h, "started", &esc(&s.started_at));
+    dl(&mut h, "ended", &esc(s.ended_at.as_deref().unwrap_or("-")));
+    dl(
+        &mut h,
+        "commit",
+        &format!("<code>{}</code>", esc(&s.git_commit)),
+    );
+    dl(
+        &mut h,
+        "suite file",
+        &format!("<code>{}</code>", esc(&s.suite_path)),
+    );
+    dl(
+        &mut h,
+        "settings",
+        &format!("<code>{}</code>", esc(&s.settings)),
+    );
+    dl(
+        &mut h,
+        "command",
+        &format!("<code>{}</code>", esc(&s.command_line)),
+    );
+    h.push_str("</dl><h3>Runtimes</h3><table><tr><th class=\"l\">implementation</th><th class=\"l\">language</th><th class=\"l\">toolchain version</th><th class=\"l\">status</th><th class=\"l\">run template</th></tr>");
+    for i in &data.implementations {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l{}\">{}</td><td class=\"l\"><code>{}</code></td></tr>",
+            esc(&i.name),
+            esc(&i.language),
+            esc(if i.version.is_empty() {
+                "-"
+            } else {
+                &i.version
+            }),
+            if i.status == "available" { "" } else { " fail" },
+            esc(&i.status),
+            esc(&i.run_template)
+        );
+    }
+    h.push_str("</table><h3>Exact commands (one per implementation and benchmark)</h3><pre>");
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for r in &data.runs {
+        let key = (r.implementation.clone(), r.bench.clone());
+        if !seen.contains(&key) {
+            seen.push(key);
+            let _ = writeln!(h, "{}", esc(&r.command));
+        }
+    }
+    h.push_str("</pre><p class=\"note\">Each run is one process pinned to the first k CPUs with its runtime's thread count set to k; \
+               wall time on a monotonic clock, CPU time, peak RSS and context switches from wait4. Generated by actorbench.</p></section>");
+    h.push_str("</main></body></html>\n");
+    h
+}
+
+/// The summary: per benchmark (rows) and implementation (columns), the headline cell's
+/// median and ratio; the last row is each implementation's geometric mean of ratios.
+fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
+    let mut impls: Vec<String> = Vec::new();
+    for v in vs {
+        for i in &v.implementations {
+            if !impls.contains(i) {
+                impls.push(i.clone());
+            }
+        }
+    }
+    let _ = write!(
+        h,
+        "<p class=\"note\">Median wall time at the highest core count and the largest parameter set of each benchmark; \
+         the coloured figure is the ratio to the fastest implementation (1.00 is fastest). The last row is the \
+         geometric mean of each implementation's ratios over the benchmarks it completed.</p>\
+         <table><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>"
+    );
+    for i in &impls {
+        let _ = write!(h, "<th>{}</th>", esc(i));
+    }
+    h.push_str("</tr>");
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); impls.len()];
+    for v in vs {
+        let g = v.groups.last().expect("a view has a group");
+        let k = v.cores.last().copied().unwrap_or(1);
+        let cell = |imp: &str| {
+            g.cells
+                .iter()
+                .find(|c| c.implementation == imp && c.cores == k)
+        };
+        let fastest = impls
+            .iter()
+            .filter_map(|i| cell(i))
+            .map(|c| c.wall_median)
+            .filter(|m| m.is_finite())
+            .reduce(f64::min);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\"><a href=\"#bench-{0}\">{0}</a></td><td class=\"l\"><code>{1}</code></td><td>{k}</td>",
+            esc(&v.bench),
+            esc(&g.params)
+        );
+        for (j, imp) in impls.iter().enumerate() {
+            match cell(imp) {
+                None => h.push_str("<td>-</td>"),
+                Some(c) if !c.wall_median.is_finite() => {
+                    let _ = write!(
+                        h,
+                        "<td class=\"fail\">failed ({}/{} ok)</td>",
+                        c.ok, c.measured
+                    );
+                }
+                Some(c) => {
+                    let r = fastest.map_or(f64::NAN, |f| c.wall_median / f);
+                    ratios[j].push(r);
+                    let warn = if c.ok < c.measured {
+                        format!(
+                            " <span class=\"fail\" title=\"failed runs\">✗{}</span>",
+                            c.measured - c.ok
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let _ = write!(
+                        h,
+                        "<td>{}<span class=\"ratio\" style=\"background:{}\">{:.2}×</span>{warn}</td>",
+                        units::seconds(c.wall_median),
+                        ratio_color(r),
+                        r
+                    );
+                }
+            }
+        }
+        h.push_str("</tr>");
+    }
+    let _ = write!(
+        h,
+        "<tr class=\"gm\"><td class=\"l\" colspan=\"3\">geometric mean of ratios</td>"
+    );
+    for r in &ratios {
+        if r.is_empty() {
+            h.push_str("<td>-</td>");
+        } else {
+            let g = stats::geometric_mean(r);
+            let _ = write!(
+                h,
+                "<td><span class=\"ratio\" style=\"background:{}\">{:.2}×</span> <span class=\"note\">({} benchmarks)</span></td>",
+                ratio_color(g),
+                g,
+                r.len()
+            );
+        }
+    }
+    h.push_str("</tr></table>");
+}
+
+fn cells_table(h: &mut String, g: &summary::Group) {
+    let fair = g.cells.iter().any(|c| c.fairness_jain.is_some());
+    let _ = write!(
+        h,
+        "<table><tr><th class=\"l\" colspan=\"{}\"><code>{}</code></th></tr><tr><th class=\"l\">implementation</th><th>cores</th>\
+         <th>median wall</th><th>min - max</th><th>vs fastest</th><th>CPU</th><th>peak RSS</th><th>ctx vol / invol</th>{}<th>ok</th></tr>",
+        if fair { 10 } else { 9 },
+        esc(&g.params),
+        if fair { "<th>Jain</th>" } else { "" }
+    );
+    for c in &g.cells {
+        let range = if c.ok > 0 {
+            format!(
+                "{} - {}",
+                units::seconds(c.wall_min),
+                units::seconds(c.wall_max)
+            )
+        } else {
+            "-".into()
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td>",
+            esc(&c.implementation),
+            c.cores,
+            units::seconds(c.wall_median),
+            range,
+            units::ratio(c.ratio),
+            units::percent(c.cpu_util),
+            units::bytes(c.max_rss_bytes),
+            units::count(c.voluntary_switches),
+            units::count(c.involuntary_switches)
+        );
+        if fair {
+            let _ = write!(
+                h,
+                "<td>{}</td>",
+                c.fairness_jain.map_or("-".into(), |j| format!("{j:.4}"))
+            );
+        }
+        let _ = write!(
+            h,
+            "<td class=\"{}\">{}/{}</td></tr>",
+            if c.ok < c.measured { "fail" } else { "" },
+            c.ok,
+            c.measured
+        );
+    }
+    h.push_str("</table>");
+}

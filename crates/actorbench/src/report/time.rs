@@ -1,0 +1,109 @@
+//! Wall time against the swept parameter (thesis Figs. 4, 7, 12), one line per
+//! implementation and core count (the highest core count bold), each point the median
+//! with its min-max bar. A session without a sweep gets wall time against cores.
+
+use anyhow::Result;
+
+use super::chart::{self, LineChart, Point, Series, Unit};
+use super::{BenchView, Figure, stem};
+use crate::stats;
+
+/// The time figure of a benchmark.
+pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
+    let c = by_x(v, "wall time", Unit::Seconds, |r| r.wall_s);
+    let what = match &v.swept {
+        Some(p) => format!("against {p}"),
+        None => "against cores".into(),
+    };
+    Ok(Figure {
+        name: stem(&[&v.bench, "time"]),
+        title: format!("{}: wall time {what}", v.bench),
+        caption: "Median of the measured runs; bars span min to max; red crosses mark failed runs."
+            .into(),
+        svg: chart::line_chart(&c)?,
+    })
+}
+
+/// A chart of `value` against the swept parameter (one series per implementation and
+/// core count) or, without a sweep, against cores (one series per implementation).
+pub fn by_x(
+    v: &BenchView<'_>,
+    what: &str,
+    unit: Unit,
+    value: impl Fn(&crate::store::RunRecord) -> f64,
+) -> LineChart {
+    let mut series = Vec::new();
+    let max_cores = v.cores.last().copied().unwrap_or(1);
+    let point = |params: &str, imp: &str, cores: i64, x: f64| {
+        let runs = v.ok_runs(params, imp, cores);
+        let vals: Vec<f64> = runs.iter().map(|r| value(r)).collect();
+        let failed = v
+            .runs
+            .iter()
+            .filter(|r| {
+                r.params == params && r.implementation == imp && r.cores == cores && !r.ok()
+            })
+            .count();
+        Point {
+            x,
+            y: stats::median(&vals),
+            lo: stats::min(&vals),
+            hi: stats::max(&vals),
+            failed,
+        }
+    };
+    match &v.swept {
+        Some(p) => {
+            for imp in &v.implementations {
+                for &k in v.cores.iter().rev() {
+                    let points: Vec<Point> = v
+                        .groups
+                        .iter()
+                        .map(|g| point(&g.params, imp, k, v.x_of(g)))
+                        .collect();
+                    series.push(Series {
+                        label: format!("{imp} ({k} core{})", if k == 1 { "" } else { "s" }),
+                        color: chart::color(v.color_of(imp)),
+                        bold: k == max_cores,
+                        points,
+                    });
+                }
+            }
+            LineChart {
+                title: format!("{}: {what}", v.bench),
+                x_label: p.clone(),
+                y_label: what.into(),
+                series,
+                y_unit: unit,
+                y_from_zero: true,
+                ..Default::default()
+            }
+        }
+        None => {
+            let g = &v.groups[0];
+            for imp in &v.implementations {
+                let points: Vec<Point> = v
+                    .cores
+                    .iter()
+                    .map(|&k| point(&g.params, imp, k, k as f64))
+                    .collect();
+                series.push(Series {
+                    label: imp.clone(),
+                    color: chart::color(v.color_of(imp)),
+                    bold: true,
+                    points,
+                });
+            }
+            LineChart {
+                title: format!("{} ({}): {what}", v.bench, g.params),
+                x_label: "cores".into(),
+                y_label: what.into(),
+                series,
+                integer_x: true,
+                y_unit: unit,
+                y_from_zero: true,
+                ..Default::default()
+            }
+        }
+    }
+}
