@@ -46,7 +46,20 @@ public final class Big {
 
     /** The guardian and sink: spawns and starts the workers, then sums their reports. */
     public static Behavior<Done> create(int workers, long pings, int hood, CompletableFuture<String> outcome) {
-        return Behaviors.setup(context -> {
+        return Behaviors.setup(context -> new Sink(context, workers, pings, hood, outcome));
+    }
+
+    /** The sink: adds up the workers' pong counts until every worker has reported. */
+    static final class Sink extends AbstractBehavior<Done> {
+        private final int workers;
+        private final CompletableFuture<String> outcome;
+        private int reported;
+        private long pongs;
+
+        private Sink(ActorContext<Done> context, int workers, long pings, int hood, CompletableFuture<String> outcome) {
+            super(context);
+            this.workers = workers;
+            this.outcome = outcome;
             for (int first = 0; first < workers; first += hood) {
                 int size = Math.min(hood, workers - first);
                 List<ActorRef<Command>> members = new ArrayList<>(size);
@@ -56,17 +69,21 @@ public final class Big {
                 Start start = new Start(List.copyOf(members));
                 members.forEach(member -> member.tell(start));
             }
-            long[] pongs = {0};
-            int[] reported = {0};
-            return Behaviors.receiveMessage(done -> {
-                pongs[0] += done.pongs();
-                if (++reported[0] < workers) {
-                    return Behaviors.same();
-                }
-                outcome.complete("check=" + pongs[0]);
-                return Behaviors.stopped();
-            });
-        });
+        }
+
+        @Override
+        public Receive<Done> createReceive() {
+            return newReceiveBuilder().onMessage(Done.class, this::onDone).build();
+        }
+
+        private Behavior<Done> onDone(Done done) {
+            pongs += done.pongs();
+            if (++reported < workers) {
+                return this;
+            }
+            outcome.complete("check=" + pongs);
+            return Behaviors.stopped();
+        }
     }
 
     /** A worker: pings random neighbours one at a time and answers their pings. */

@@ -63,34 +63,52 @@ public final class Chameneos {
 
     /** The guardian: spawns the place and the creatures, then collects every creature's count. */
     public static Behavior<Report> create(int creatures, long meetings, CompletableFuture<String> outcome) {
-        return Behaviors.setup(context -> {
+        return Behaviors.setup(context -> new Guardian(context, creatures, meetings, outcome));
+    }
+
+    /** The guardian: gathers the creatures' own counts and turns them into the result. */
+    static final class Guardian extends AbstractBehavior<Report> {
+        private final long[] counts;
+        private final CompletableFuture<String> outcome;
+        private int reported;
+
+        private Guardian(ActorContext<Report> context, int creatures, long meetings, CompletableFuture<String> outcome) {
+            super(context);
+            this.counts = new long[creatures];
+            this.outcome = outcome;
             ActorRef<Meet> place = context.spawn(Place.create(meetings, context.getSelf().narrow()), "place");
             for (int id = 0; id < creatures; id++) {
                 context.spawnAnonymous(Creature.create(id, Colour.values()[id % 3], place, context.getSelf()));
             }
-            long[] counts = new long[creatures];
-            int[] reported = {0};
-            return Behaviors.receive(Report.class)
-                    .onMessage(Count.class, count -> {
-                        counts[count.id()] = count.meetings();
-                        if (++reported[0] < creatures) {
-                            return Behaviors.same();
-                        }
-                        long sum = 0;
-                        StringJoiner list = new StringJoiner(",");
-                        for (long c : counts) {
-                            sum += c;
-                            list.add(Long.toString(c));
-                        }
-                        outcome.complete("check=" + sum + " counts=" + list);
-                        return Behaviors.stopped();
-                    })
-                    .onMessage(Fault.class, fault -> {
-                        outcome.completeExceptionally(new IllegalStateException(fault.description()));
-                        return Behaviors.stopped();
-                    })
+        }
+
+        @Override
+        public Receive<Report> createReceive() {
+            return newReceiveBuilder()
+                    .onMessage(Count.class, this::onCount)
+                    .onMessage(Fault.class, this::onFault)
                     .build();
-        });
+        }
+
+        private Behavior<Report> onCount(Count count) {
+            counts[count.id()] = count.meetings();
+            if (++reported < counts.length) {
+                return this;
+            }
+            long sum = 0;
+            StringJoiner list = new StringJoiner(",");
+            for (long c : counts) {
+                sum += c;
+                list.add(Long.toString(c));
+            }
+            outcome.complete("check=" + sum + " counts=" + list);
+            return Behaviors.stopped();
+        }
+
+        private Behavior<Report> onFault(Fault fault) {
+            outcome.completeExceptionally(new IllegalStateException(fault.description()));
+            return Behaviors.stopped();
+        }
     }
 
     /** The meeting place: pairs waiting creatures until {@code meetings} meetings have happened. */

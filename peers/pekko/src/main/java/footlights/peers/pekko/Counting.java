@@ -3,13 +3,16 @@ package footlights.peers.pekko;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * counting: one producer sends {@code count} increments to a counter actor, then asks for the
  * value (Savina's counting actor).
  *
- * <p>The guardian spawns the {@link #counter} and the {@link #producer}. The producer, as soon as
+ * <p>The guardian spawns the {@link Counter} and the {@link #producer}. The producer, as soon as
  * it starts, tells the counter {@code count} {@link Increment}s and then a {@link Get} carrying
  * its own {@code ActorRef}; Pekko keeps the order of messages between two actors, so the counter
  * answers the {@code Get} only after counting every increment. The producer passes the
@@ -36,7 +39,7 @@ public final class Counting {
     /** The guardian: spawns counter and producer, then waits for the value the producer got. */
     public static Behavior<Value> create(long count, CompletableFuture<String> outcome) {
         return Behaviors.setup(context -> {
-            ActorRef<Command> counter = context.spawn(counter(), "counter");
+            ActorRef<Command> counter = context.spawn(Counter.create(), "counter");
             context.spawn(producer(count, counter, context.getSelf()), "producer");
             return Behaviors.receiveMessage(value -> {
                 outcome.complete("check=" + value.count());
@@ -46,20 +49,34 @@ public final class Counting {
     }
 
     /** The counter: counts increments and answers queries. */
-    static Behavior<Command> counter() {
-        return Behaviors.setup(context -> {
-            long[] value = {0};
-            return Behaviors.receive(Command.class)
-                    .onMessage(Increment.class, increment -> {
-                        value[0]++;
-                        return Behaviors.same();
-                    })
-                    .onMessage(Get.class, get -> {
-                        get.replyTo().tell(new Value(value[0]));
-                        return Behaviors.same();
-                    })
+    static final class Counter extends AbstractBehavior<Command> {
+        private long value;
+
+        static Behavior<Command> create() {
+            return Behaviors.setup(Counter::new);
+        }
+
+        private Counter(ActorContext<Command> context) {
+            super(context);
+        }
+
+        @Override
+        public Receive<Command> createReceive() {
+            return newReceiveBuilder()
+                    .onMessage(Increment.class, increment -> onIncrement())
+                    .onMessage(Get.class, this::onGet)
                     .build();
-        });
+        }
+
+        private Behavior<Command> onIncrement() {
+            value++;
+            return this;
+        }
+
+        private Behavior<Command> onGet(Get get) {
+            get.replyTo().tell(new Value(value));
+            return this;
+        }
     }
 
     /** The producer: sends the increments and the query, then hands the answer to the guardian. */

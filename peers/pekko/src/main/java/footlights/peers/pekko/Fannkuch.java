@@ -1,11 +1,12 @@
 package footlights.peers.pekko;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * fannkuch: fannkuch-redux over all {@code n!} permutations, split into index ranges for worker
@@ -41,37 +42,56 @@ public final class Fannkuch {
 
     /** The guardian and collector: deals tasks to {@code workers} workers and combines their answers. */
     public static Behavior<Partial> create(int n, int workers, CompletableFuture<String> outcome) {
-        return Behaviors.setup(context -> {
-            long total = factorial(n);
-            long chunk = factorial(n - 2);
-            long tasks = (total + chunk - 1) / chunk;
-            long[] nextFirst = {0};
-            long[] answered = {0};
-            long[] checksum = {0};
-            int[] maxFlips = {0};
-            List<ActorRef<Task>> pool = new ArrayList<>();
+        return Behaviors.setup(context -> new Collector(context, n, workers, outcome));
+    }
+
+    /** The collector: hands out index ranges on demand and folds in the partial results. */
+    static final class Collector extends AbstractBehavior<Partial> {
+        private final int n;
+        private final long total;
+        private final long chunk;
+        private final long tasks;
+        private final CompletableFuture<String> outcome;
+        private long nextFirst;
+        private long answered;
+        private long checksum;
+        private int maxFlips;
+
+        private Collector(ActorContext<Partial> context, int n, int workers, CompletableFuture<String> outcome) {
+            super(context);
+            this.n = n;
+            this.total = factorial(n);
+            this.chunk = factorial(n - 2);
+            this.tasks = (total + chunk - 1) / chunk;
+            this.outcome = outcome;
             for (int i = 0; i < Math.min(workers, tasks); i++) {
-                pool.add(context.spawn(worker(), "worker-" + i));
+                handOut(context.spawn(worker(), "worker-" + i));
             }
-            for (ActorRef<Task> worker : pool) {
-                worker.tell(new Task(n, nextFirst[0], Math.min(total, nextFirst[0] + chunk), context.getSelf()));
-                nextFirst[0] += chunk;
+        }
+
+        @Override
+        public Receive<Partial> createReceive() {
+            return newReceiveBuilder().onMessage(Partial.class, this::onPartial).build();
+        }
+
+        private Behavior<Partial> onPartial(Partial partial) {
+            checksum += partial.checksum();
+            maxFlips = Math.max(maxFlips, partial.maxFlips());
+            handOut(partial.worker());
+            if (++answered < tasks) {
+                return this;
             }
-            return Behaviors.receiveMessage(partial -> {
-                checksum[0] += partial.checksum();
-                maxFlips[0] = Math.max(maxFlips[0], partial.maxFlips());
-                if (nextFirst[0] < total) {
-                    partial.worker().tell(new Task(n, nextFirst[0], Math.min(total, nextFirst[0] + chunk),
-                            context.getSelf()));
-                    nextFirst[0] += chunk;
-                }
-                if (++answered[0] < tasks) {
-                    return Behaviors.same();
-                }
-                outcome.complete("check=" + checksum[0] + ":" + maxFlips[0]);
-                return Behaviors.stopped();
-            });
-        });
+            outcome.complete("check=" + checksum + ":" + maxFlips);
+            return Behaviors.stopped();
+        }
+
+        /** Gives {@code worker} the next range, if any is left. */
+        private void handOut(ActorRef<Task> worker) {
+            if (nextFirst < total) {
+                worker.tell(new Task(n, nextFirst, Math.min(total, nextFirst + chunk), getContext().getSelf()));
+                nextFirst += chunk;
+            }
+        }
     }
 
     /** A worker: checks the permutations of each task it is given and replies with the partial result. */

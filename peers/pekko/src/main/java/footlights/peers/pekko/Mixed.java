@@ -52,41 +52,61 @@ public final class Mixed {
 
     /** The guardian and collector: spawns masters and workers, then verifies and counts results. */
     public static Behavior<Report> create(int rings, int ringSize, int token, int reps, CompletableFuture<String> outcome) {
-        return Behaviors.setup(context -> {
+        return Behaviors.setup(context -> new Collector(context, rings, ringSize, token, reps, outcome));
+    }
+
+    /** The collector: verifies every factorisation and waits for all masters. */
+    static final class Collector extends AbstractBehavior<Report> {
+        private final int rings;
+        private final long expected;
+        private final CompletableFuture<String> outcome;
+        private long verified;
+        private int mastersDone;
+
+        private Collector(ActorContext<Report> context, int rings, int ringSize, int token, int reps,
+                CompletableFuture<String> outcome) {
+            super(context);
+            this.rings = rings;
+            this.expected = (long) rings * reps;
+            this.outcome = outcome;
             for (int ring = 0; ring < rings; ring++) {
                 ActorRef<Work> worker = context.spawn(worker(context.getSelf()), "worker-" + ring);
                 context.spawn(Master.create(ringSize, token, reps, worker, context.getSelf()), "master-" + ring);
             }
-            long expected = (long) rings * reps;
-            long[] verified = {0};
-            int[] mastersDone = {0};
-            return Behaviors.receive(Report.class)
-                    .onMessage(Factors.class, factors -> {
-                        if (factors.small() <= 1 || factors.large() <= 1
-                                || Math.multiplyHigh(factors.small(), factors.large()) != 0
-                                || factors.small() * factors.large() != NUMBER) {
-                            outcome.completeExceptionally(new IllegalStateException(
-                                    "wrong factorisation " + factors.small() + " * " + factors.large()));
-                            return Behaviors.stopped();
-                        }
-                        verified[0]++;
-                        return finishedOrSame(verified[0], expected, mastersDone[0], rings, outcome);
-                    })
-                    .onMessage(MasterDone.class, done -> {
-                        mastersDone[0]++;
-                        return finishedOrSame(verified[0], expected, mastersDone[0], rings, outcome);
-                    })
-                    .build();
-        });
-    }
-
-    private static Behavior<Report> finishedOrSame(long verified, long expected, int mastersDone, int rings,
-            CompletableFuture<String> outcome) {
-        if (verified < expected || mastersDone < rings) {
-            return Behaviors.same();
         }
-        outcome.complete("check=" + verified);
-        return Behaviors.stopped();
+
+        @Override
+        public Receive<Report> createReceive() {
+            return newReceiveBuilder()
+                    .onMessage(Factors.class, this::onFactors)
+                    .onMessage(MasterDone.class, done -> onMasterDone())
+                    .build();
+        }
+
+        private Behavior<Report> onFactors(Factors factors) {
+            long small = factors.small();
+            long large = factors.large();
+            if (small <= 1 || large <= 1 || Math.multiplyHigh(small, large) != 0 || small * large != NUMBER) {
+                outcome.completeExceptionally(new IllegalStateException(
+                        "wrong factorisation " + small + " * " + large + " of " + NUMBER));
+                return Behaviors.stopped();
+            }
+            verified++;
+            return finishedOrSame();
+        }
+
+        private Behavior<Report> onMasterDone() {
+            mastersDone++;
+            return finishedOrSame();
+        }
+
+        private Behavior<Report> finishedOrSame() {
+            if (verified < expected || mastersDone < rings) {
+                return this;
+            }
+            outcome.complete("check=" + verified);
+            return Behaviors.stopped();
+        }
     }
 
     /** A worker: factorises {@link #NUMBER} for every {@code CALC}, stops on {@code FINISH}. */

@@ -3,14 +3,17 @@ package footlights.peers.pekko;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * serialmsg: {@code pairs} generators each send {@code messages} messages to their own receiver
  * through one dispatcher actor (BenchErl's serialmsg).
  *
  * <p>The guardian, which is also the sink, spawns the {@link #dispatcher}, then for each pair a
- * {@link #receiver} and a {@link #generator} that knows that receiver's {@code ActorRef}. A
+ * {@link Receiver} and a {@link #generator} that knows that receiver's {@code ActorRef}. A
  * generator, as soon as it starts, sends the dispatcher {@code messages} {@link Envelope}s
  * addressed to its receiver, each holding a {@link Payload}, then one envelope holding
  * {@link End}, and stops. The dispatcher forwards the content of every envelope to the address
@@ -41,23 +44,40 @@ public final class SerialMsg {
 
     /** The guardian and sink: spawns everything, then sums the receivers' counts. */
     public static Behavior<Received> create(int pairs, long messages, CompletableFuture<String> outcome) {
-        return Behaviors.setup(context -> {
+        return Behaviors.setup(context -> new Sink(context, pairs, messages, outcome));
+    }
+
+    /** The sink: adds up the receivers' counts until every receiver has reported. */
+    static final class Sink extends AbstractBehavior<Received> {
+        private final int pairs;
+        private final CompletableFuture<String> outcome;
+        private int reported;
+        private long total;
+
+        private Sink(ActorContext<Received> context, int pairs, long messages, CompletableFuture<String> outcome) {
+            super(context);
+            this.pairs = pairs;
+            this.outcome = outcome;
             ActorRef<Envelope> dispatcher = context.spawn(dispatcher(), "dispatcher");
             for (int i = 0; i < pairs; i++) {
-                ActorRef<Delivery> receiver = context.spawnAnonymous(receiver(context.getSelf()));
+                ActorRef<Delivery> receiver = context.spawnAnonymous(Receiver.create(context.getSelf()));
                 context.spawnAnonymous(generator(messages, receiver, dispatcher));
             }
-            long[] total = {0};
-            int[] reported = {0};
-            return Behaviors.receiveMessage(received -> {
-                total[0] += received.count();
-                if (++reported[0] < pairs) {
-                    return Behaviors.same();
-                }
-                outcome.complete("check=" + total[0]);
-                return Behaviors.stopped();
-            });
-        });
+        }
+
+        @Override
+        public Receive<Received> createReceive() {
+            return newReceiveBuilder().onMessage(Received.class, this::onReceived).build();
+        }
+
+        private Behavior<Received> onReceived(Received received) {
+            total += received.count();
+            if (++reported < pairs) {
+                return this;
+            }
+            outcome.complete("check=" + total);
+            return Behaviors.stopped();
+        }
     }
 
     /** The dispatcher: forwards every envelope's content to its address. */
@@ -80,19 +100,35 @@ public final class SerialMsg {
     }
 
     /** A receiver: counts payloads until the end, then reports to the sink. */
-    static Behavior<Delivery> receiver(ActorRef<Received> sink) {
-        return Behaviors.setup(context -> {
-            long[] count = {0};
-            return Behaviors.receive(Delivery.class)
-                    .onMessage(Payload.class, payload -> {
-                        count[0]++;
-                        return Behaviors.same();
-                    })
-                    .onMessage(End.class, end -> {
-                        sink.tell(new Received(count[0]));
-                        return Behaviors.stopped();
-                    })
+    static final class Receiver extends AbstractBehavior<Delivery> {
+        private final ActorRef<Received> sink;
+        private long count;
+
+        static Behavior<Delivery> create(ActorRef<Received> sink) {
+            return Behaviors.setup(context -> new Receiver(context, sink));
+        }
+
+        private Receiver(ActorContext<Delivery> context, ActorRef<Received> sink) {
+            super(context);
+            this.sink = sink;
+        }
+
+        @Override
+        public Receive<Delivery> createReceive() {
+            return newReceiveBuilder()
+                    .onMessage(Payload.class, payload -> onPayload())
+                    .onMessage(End.class, end -> onEnd())
                     .build();
-        });
+        }
+
+        private Behavior<Delivery> onPayload() {
+            count++;
+            return this;
+        }
+
+        private Behavior<Delivery> onEnd() {
+            sink.tell(new Received(count));
+            return Behaviors.stopped();
+        }
     }
 }
