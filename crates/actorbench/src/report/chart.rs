@@ -202,12 +202,34 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
         (if c.y_from_zero { a.max(0.0).min(lo) } else { a }, b)
     };
 
+    let mut legend: Vec<(String, Key)> = Vec::new();
+    if let Some((label, _)) = &c.ideal {
+        legend.push((label.clone(), Key::Dashed(RGBColor(130, 130, 130))));
+    }
+    for s in &c.series {
+        let all_failed = s.points.iter().all(|p| !p.y.is_finite());
+        let label = if all_failed {
+            format!("{} (all failed)", s.label)
+        } else {
+            s.label.clone()
+        };
+        legend.push((label, Key::Line(s.color, if s.bold { 3 } else { 1 })));
+    }
+    if c.series
+        .iter()
+        .any(|s| s.points.iter().any(|p| p.failed > 0))
+    {
+        legend.push(("failed runs".into(), Key::Cross));
+    }
+    let lw = legend_width(&legend.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>());
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0 + lw, SIZE.1)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&c.title, ("sans-serif", 17))
+        let (plot_area, legend_area) = root.split_horizontally(SIZE.0);
+        draw_legend(&legend_area, &legend)?;
+        let mut chart = ChartBuilder::on(&plot_area)
+            .caption(&c.title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(42)
             .y_label_area_size(64)
@@ -240,24 +262,21 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
             .y_label_formatter(&yfmt)
             .light_line_style(RGBColor(235, 235, 235))
             .bold_line_style(RGBColor(215, 215, 215))
-            .label_style(("sans-serif", 12))
-            .axis_desc_style(("sans-serif", 13))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
 
-        if let Some((label, pts)) = &c.ideal {
+        if let Some((_, pts)) = &c.ideal {
             let grey = RGBColor(130, 130, 130);
             let line: Vec<(f64, f64)> = pts.iter().map(|(x, y)| (xa.t(*x), ya.t(*y))).collect();
             chart
                 .draw_series(DashedLineSeries::new(line, 6, 4, grey.stroke_width(2)))
-                .map_err(plot_err)?
-                .label(label.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], grey.stroke_width(2))
-                });
+                .map_err(plot_err)?;
         }
-        let mut any_failed = false;
-        for s in &c.series {
+        let n_series = c.series.len().max(1) as f64;
+        let x_span = x1 - x0;
+        for (si, s) in c.series.iter().enumerate() {
             let color = s.color;
             let width = if s.bold { 3 } else { 1 };
             let ok: Vec<(f64, f64)> = s
@@ -268,11 +287,7 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(ok.clone(), color.stroke_width(width)))
-                .map_err(plot_err)?
-                .label(s.label.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
+                .map_err(plot_err)?;
             chart
                 .draw_series(
                     ok.iter().map(|&(x, y)| {
@@ -292,40 +307,106 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
                     )
                 }))
                 .map_err(plot_err)?;
+            // Failed runs: a small cross above a point that also has successes; when nothing
+            // succeeded, a cross in a ring of the series' colour at the top of the chart,
+            // nudged sideways per series so that several failing series stay apart.
             for p in s.points.iter().filter(|p| p.failed > 0) {
-                any_failed = true;
-                let (y, size) = if p.y.is_finite() {
-                    (ya.t(p.hi), 4)
+                if p.y.is_finite() {
+                    let at = EmptyElement::at((xa.t(p.x), ya.t(p.hi)));
+                    chart
+                        .draw_series(std::iter::once(
+                            at + Cross::new((0, -10), 4, RED.stroke_width(3)),
+                        ))
+                        .map_err(plot_err)?;
                 } else {
-                    (y1, 8)
-                };
-                let dy = if p.y.is_finite() { -10 } else { 10 };
-                chart
-                    .draw_series(std::iter::once(
-                        EmptyElement::at((xa.t(p.x), y))
-                            + Cross::new((0, dy), size, RED.stroke_width(3)),
-                    ))
-                    .map_err(plot_err)?;
+                    let nudge = if n_series > 1.0 {
+                        (si as f64 / (n_series - 1.0) - 0.5) * 0.06 * x_span
+                    } else {
+                        0.0
+                    };
+                    let at = EmptyElement::at((xa.t(p.x) + nudge, y1));
+                    chart
+                        .draw_series(std::iter::once(
+                            at + Circle::new((0, 12), 9, color.stroke_width(2))
+                                + Cross::new((0, 12), 5, RED.stroke_width(3)),
+                        ))
+                        .map_err(plot_err)?;
+                }
             }
         }
-        if any_failed {
-            chart
-                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(plot_err)?
-                .label("failed runs")
-                .legend(|(x, y)| Cross::new((x + 9, y), 5, RED.stroke_width(3)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(plot_err)?;
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
+}
+
+/// One legend line.
+enum Key {
+    Line(RGBColor, u32),
+    Dashed(RGBColor),
+    Cross,
+    Swatch(RGBColor),
+}
+
+/// Width of a legend column that fits `labels`.
+fn legend_width(labels: &[String]) -> u32 {
+    let chars = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    (chars * 7 + 44).clamp(100, 260)
+}
+
+/// Draws a legend, one entry per line, into its own area right of the plot.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(String, Key)],
+) -> Result<()> {
+    for (i, (label, key)) in entries.iter().enumerate() {
+        let y = 48 + 22 * i as i32;
+        let (x0, x1) = (6, 28);
+        match key {
+            Key::Line(c, w) => {
+                area.draw(&PathElement::new(
+                    vec![(x0, y), (x1, y)],
+                    c.stroke_width(*w),
+                ))
+                .map_err(plot_err)?;
+                area.draw(&Circle::new(((x0 + x1) / 2, y), 3, c.filled()))
+                    .map_err(plot_err)?;
+            }
+            Key::Dashed(c) => {
+                area.draw(&PathElement::new(
+                    vec![(x0, y), (x0 + 8, y)],
+                    c.stroke_width(2),
+                ))
+                .map_err(plot_err)?;
+                area.draw(&PathElement::new(
+                    vec![(x0 + 13, y), (x1, y)],
+                    c.stroke_width(2),
+                ))
+                .map_err(plot_err)?;
+            }
+            Key::Cross => area
+                .draw(&Cross::new(((x0 + x1) / 2, y), 5, RED.stroke_width(3)))
+                .map_err(plot_err)?,
+            Key::Swatch(c) => {
+                area.draw(&Rectangle::new(
+                    [(x0 + 4, y - 6), (x1 - 4, y + 6)],
+                    c.mix(0.3).filled(),
+                ))
+                .map_err(plot_err)?;
+                area.draw(&Rectangle::new(
+                    [(x0 + 4, y - 6), (x1 - 4, y + 6)],
+                    c.stroke_width(2),
+                ))
+                .map_err(plot_err)?;
+            }
+        }
+        area.draw(&Text::new(
+            label.clone(),
+            (x1 + 8, y - 7),
+            ("sans-serif", 15).into_font().color(&BLACK),
+        ))
+        .map_err(plot_err)?;
+    }
+    Ok(())
 }
 
 fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
@@ -364,13 +445,29 @@ pub fn box_chart(
     };
     let (y0, y1) = pad(lo.min(hi - 1.0).max(0.0).min(lo), hi.max(lo + 1.0), 0.1);
     let n = boxes.len().max(1);
+    let mut legend: Vec<(String, Key)> = Vec::new();
+    if let Some((label, _)) = &reference {
+        legend.push((label.clone(), Key::Dashed(RGBColor(130, 130, 130))));
+    }
+    for b in boxes {
+        let name = b.label.split(" ×").next().unwrap_or(&b.label).to_string();
+        if !legend.iter().any(|(l, _)| *l == name) {
+            legend.push((name, Key::Swatch(b.color)));
+        }
+    }
+    if boxes.iter().any(|b| b.values.is_empty()) {
+        legend.push(("no successful run".into(), Key::Cross));
+    }
+    let lw = legend_width(&legend.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>());
     let mut svg = String::new();
     {
         let width = (SIZE.0).max(120 + 90 * n as u32);
-        let root = SVGBackend::with_string(&mut svg, (width, SIZE.1)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width + lw, SIZE.1)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 17))
+        let (plot_area, legend_area) = root.split_horizontally(width);
+        draw_legend(&legend_area, &legend)?;
+        let mut chart = ChartBuilder::on(&plot_area)
+            .caption(title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(56)
             .y_label_area_size(64)
@@ -395,24 +492,16 @@ pub fn box_chart(
             .y_desc(y_label)
             .light_line_style(RGBColor(235, 235, 235))
             .bold_line_style(RGBColor(215, 215, 215))
-            .label_style(("sans-serif", 12))
-            .axis_desc_style(("sans-serif", 13))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
-        if let Some((label, v)) = &reference {
+        if let Some((_, v)) = &reference {
             let grey = RGBColor(130, 130, 130);
+            let line = vec![(-0.6, *v), (n as f64 - 0.4, *v)];
             chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(-0.6, *v), (n as f64 - 0.4, *v)],
-                    6,
-                    4,
-                    grey.stroke_width(2),
-                ))
-                .map_err(plot_err)?
-                .label(label.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], grey.stroke_width(2))
-                });
+                .draw_series(DashedLineSeries::new(line, 6, 4, grey.stroke_width(2)))
+                .map_err(plot_err)?;
         }
         for (i, b) in boxes.iter().enumerate() {
             let x = i as f64;
@@ -441,16 +530,6 @@ pub fn box_chart(
                     PathElement::new(vec![(x - 0.12, mx), (x + 0.12, mx)], c.stroke_width(1)),
                     PathElement::new(vec![(x - 0.12, mn), (x + 0.12, mn)], c.stroke_width(1)),
                 ])
-                .map_err(plot_err)?;
-        }
-        if reference.is_some() {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(200, 200, 200))
-                .label_font(("sans-serif", 12))
-                .draw()
                 .map_err(plot_err)?;
         }
         root.present().map_err(plot_err)?;

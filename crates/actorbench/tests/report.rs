@@ -1,0 +1,261 @@
+//! `actorbench report` and the report written by `run`: files, figures with data,
+//! failures marked, bad input; and, when Debian's `chromium` is installed, the page
+//! rendered in headless Chromium (no console errors, a non-blank screenshot, every
+//! figure present with data).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{Fixture, text};
+
+fn chameneos() -> &'static str {
+    "[[benchmark]]\nname = \"chameneos\"\nquick = { creatures = 7, meetings = 700 }\nseed = { meetings = 800 }\n\
+     sweep = { param = \"creatures\", quick = [3, 7], seed = [3] }\n"
+}
+
+/// Every `<figure data-figure=…>` in the page holds an SVG with plotted marks.
+fn check_figures(html: &str, dir: &Path) -> usize {
+    let mut n = 0;
+    for part in html.split("<figure").skip(1) {
+        let body = &part[..part.find("</figure>").expect("closed figure")];
+        let name = body
+            .split("data-figure=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .expect("named figure");
+        assert!(body.contains("<svg"), "figure {name} has no svg");
+        let marks = body.matches("<circle").count()
+            + body.matches("<rect").count()
+            + body.matches("<polyline").count();
+        assert!(marks > 3, "figure {name} has no data ({marks} marks)");
+        let file = std::fs::read_to_string(dir.join(format!("{name}.svg"))).expect("figure file");
+        assert!(file.contains("<svg"));
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn run_writes_a_report_with_every_figure() {
+    let fx = Fixture::with(&["right", "slow", "wrong"], chameneos());
+    let out = fx.run(&[
+        "run", "--cores", "1,2", "--reps", "2", "--warmup", "0", "--sweep",
+    ]);
+    let (_, stderr) = text(&out);
+    let cores2 = actorbench::exec::allowed_cpus().len() >= 2;
+    if !cores2 {
+        eprintln!("SKIPPED: this machine has one CPU; the 2-core report test needs two");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let dir = fx.path().join("report");
+    assert!(
+        stderr.contains(&format!("report: {}", dir.join("index.html").display())),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    // threadring and chameneos: time, speedup, efficiency, cpu, memory; chameneos: 2 box plots.
+    assert_eq!(check_figures(&html, &dir), 12);
+    for needle in [
+        "Summary",
+        "geometric mean of ratios",
+        "Fairness (thesis Table 7)",
+        "How this was measured",
+        "fake 1.0",
+        "./fake.sh right threadring",
+        "wrong 1 core, 2 runs",
+        "hops",
+    ] {
+        assert!(html.contains(needle), "report lacks {needle}");
+    }
+    // Self-contained: no script, no external resource.
+    assert!(
+        !html.contains("<script") && !html.contains("src=\"http") && !html.contains("href=\"http")
+    );
+    // The x axis of the sweep is labelled with the swept parameter.
+    let time = std::fs::read_to_string(dir.join("threadring-time.svg")).unwrap();
+    let squeezed: String = time.split_whitespace().collect();
+    assert!(
+        squeezed.contains(">hops</text>"),
+        "time figure lacks its hops axis"
+    );
+    browser_check(&dir);
+}
+
+#[test]
+fn report_command_and_bad_input() {
+    let fx = Fixture::new(&["wrong", "hang"]);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--timeout",
+        "1",
+        "--no-report",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let dir = fx.path().join("custom");
+    let out = fx.run(&["report", "1", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(
+        html.contains("Every run in this session failed"),
+        "only-failure report must say so"
+    );
+    assert!(html.contains("hang 1 core rep 1: timeout"));
+    for bad in [vec!["report", "42"], vec!["report", "nope"]] {
+        let out = fx.run(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    let out = fx
+        .cmd(&[])
+        .args(["report"])
+        .arg("--db")
+        .arg(fx.path().join("missing.sqlite"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("no results database"));
+    // An empty session: an interrupted one with no runs is made by hand.
+    let store = actorbench::store::Store::open_existing(&fx.db()).unwrap();
+    let id = store
+        .begin_session(&actorbench::store::SessionRecord::default())
+        .unwrap();
+    let out = fx.run(&["report", &id.to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("has no runs"), "{}", text(&out).1);
+}
+
+#[test]
+fn compare_gates_on_regressions() {
+    let fx = Fixture::new(&["right", "slow"]);
+    let run = |fx: &Fixture| {
+        let out = fx.run(&[
+            "run",
+            "--impl",
+            "right",
+            "--cores",
+            "1",
+            "--reps",
+            "5",
+            "--warmup",
+            "0",
+            "--no-report",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    };
+    run(&fx);
+    run(&fx);
+    let out = fx.run(&["compare", "1", "2", "--threshold", "1000"]);
+    let (stdout, _) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("Session 1 (A) vs session 2 (B): 0 regressions"),
+        "{stdout}"
+    );
+    let out = fx.run(&[
+        "compare",
+        "1",
+        "2",
+        "--format",
+        "markdown",
+        "--threshold",
+        "1000",
+    ]);
+    assert!(text(&out).0.contains("| benchmark | parameters |"));
+    // The same implementation name made 100x slower is a significant regression: exit 1.
+    let suite = fx.path().join("suite.toml");
+    let s = std::fs::read_to_string(&suite)
+        .unwrap()
+        .replace("./fake.sh right", "./fake.sh slow");
+    std::fs::write(&suite, s).unwrap();
+    run(&fx);
+    let out = fx.run(&["compare", "1", "3"]);
+    let (stdout, _) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("REGRESSION"), "{stdout}");
+    // And the reverse is an improvement, exit 0.
+    let out = fx.run(&["compare", "3", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out).0.contains("improvement"));
+    assert_eq!(fx.run(&["compare", "1", "99"]).status.code(), Some(2));
+}
+
+/// Opens the report in headless Chromium; skipped (loudly) when chromium is missing.
+fn browser_check(dir: &Path) {
+    let chromium = ["chromium", "chromium-browser"].into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let Some(chromium) = chromium else {
+        eprintln!(
+            "\n*** SKIPPED the browser check: chromium is not installed (apt-get install -y chromium) ***\n"
+        );
+        return;
+    };
+    let index = dir.join("index.html");
+    let url = format!("file://{}", index.display());
+    let shot = dir.join("screenshot.png");
+    let base = |c: &mut Command| {
+        c.args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join("chromium-profile").display()
+        ));
+    };
+    let mut c = Command::new(chromium);
+    base(&mut c);
+    let out = c
+        .arg("--window-size=1400,2400")
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(shot.exists(), "no screenshot: {log}");
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|l| {
+            l.contains("CONSOLE") || l.contains("Uncaught") || l.contains("Failed to load resource")
+        })
+        .collect();
+    assert!(console.is_empty(), "console errors: {console:?}");
+    // Not blank: many distinct colours in the screenshot.
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let bytes = &buf[..info.buffer_size()];
+    let px = info.color_type.samples();
+    let mut colours = std::collections::HashSet::new();
+    for p in bytes.chunks(px).step_by(7) {
+        colours.insert(p[..3.min(p.len())].to_vec());
+    }
+    assert!(
+        colours.len() > 50,
+        "screenshot looks blank ({} colours)",
+        colours.len()
+    );
+    // The rendered DOM holds every figure with its data.
+    let mut c = Command::new(chromium);
+    base(&mut c);
+    let dom = c.arg("--dump-dom").arg(&url).output().unwrap();
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(check_figures(&dom, dir), 12, "figures in the rendered DOM");
+    eprintln!("browser check passed: {}", shot.display());
+}
