@@ -49,9 +49,12 @@ impl Actor for RingNode {
 
 fn ring_hop(c: &mut Criterion) {
     let system = system(1);
-    let nodes: Vec<_> = (0..503).map(|_| system.spawn(RingNode { next: None })).collect();
+    let nodes: Vec<_> = (0..503)
+        .map(|_| system.spawn(RingNode { next: None }))
+        .collect();
     for (i, n) in nodes.iter().enumerate() {
-        n.send(Ring::Link(nodes[(i + 1) % nodes.len()].clone())).unwrap();
+        n.send(Ring::Link(nodes[(i + 1) % nodes.len()].clone()))
+            .unwrap();
     }
     let mut g = c.benchmark_group("ring");
     g.throughput(Throughput::Elements(1));
@@ -60,7 +63,10 @@ fn ring_hop(c: &mut Criterion) {
             let (done, finished) = reply::pair();
             let start = Instant::now();
             nodes[0].send(Ring::Token(iters, done)).unwrap();
-            finished.wait_timeout(PATIENCE).expect("ring finished").unwrap();
+            finished
+                .wait_timeout(PATIENCE)
+                .expect("ring finished")
+                .unwrap();
             start.elapsed()
         })
     });
@@ -117,8 +123,13 @@ impl Actor for Producer {
 
 fn tell(c: &mut Criterion) {
     let system = system(2);
-    let receiver = system.spawn(Receiver { left: 0, done: None });
-    let producer = system.spawn(Producer { to: receiver.clone() });
+    let receiver = system.spawn(Receiver {
+        left: 0,
+        done: None,
+    });
+    let producer = system.spawn(Producer {
+        to: receiver.clone(),
+    });
     let mut g = c.benchmark_group("tell");
     g.throughput(Throughput::Elements(1));
     g.bench_function("two_workers", |b| {
@@ -225,7 +236,9 @@ fn spawn(c: &mut Criterion) {
     let mut g = c.benchmark_group("spawn");
     g.throughput(Throughput::Elements(1));
     let system = system(1);
-    let spawner = system.spawn(Spawner { children: Vec::new() });
+    let spawner = system.spawn(Spawner {
+        children: Vec::new(),
+    });
     // Time from the request until every new actor has run its first turn.
     g.bench_function("spawn_and_start_1_worker", |b| {
         b.iter_custom(|iters| {

@@ -8,9 +8,9 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use crate::Actor;
 use crate::cell::{ActorCell, Envelope};
 use crate::reply::{self, Reply, ReplyTo};
-use crate::Actor;
 
 /// The address of an actor of type `A`: cheap to clone, `Send + Sync`.
 ///
@@ -96,10 +96,12 @@ impl<A: Actor> Addr<A> {
     }
 
     pub(crate) fn call(&self, call: crate::cell::Call<A>) -> Result<(), crate::cell::Call<A>> {
-        self.cell.deliver(Envelope::Call(call)).map_err(|e| match e {
-            Envelope::Call(c) => c,
-            Envelope::Msg(_) => unreachable!("a call comes back as it went"),
-        })
+        self.cell
+            .deliver(Envelope::Call(call))
+            .map_err(|e| match e {
+                Envelope::Call(c) => c,
+                Envelope::Msg(_) => unreachable!("a call comes back as it went"),
+            })
     }
 
     /// Whether the actor has stopped (a later send will fail).
@@ -141,6 +143,11 @@ impl<A: Actor> Hash for Addr<A> {
 
 impl<A: Actor> fmt::Debug for Addr<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Addr<{}>({:p})", std::any::type_name::<A>(), Arc::as_ptr(&self.cell))
+        write!(
+            f,
+            "Addr<{}>({:p})",
+            std::any::type_name::<A>(),
+            Arc::as_ptr(&self.cell)
+        )
     }
 }

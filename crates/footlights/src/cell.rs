@@ -19,8 +19,8 @@
 //! finds rule 3. If the actor was busy, the worker running it finds rule 3 at the end of
 //! its turn instead. The one race (the last address goes while the turn is ending) is closed
 //! by the worker checking the count again after it marks the mailbox idle: both sides
-//! publish first and look second, with `SeqCst` fences, so at least one of them sees the
-//! other, and the claim lets only one of them schedule.
+//! publish first and look second, all four operations `SeqCst`, so in their single total
+//! order at least one of them sees the other, and the claim lets only one of them schedule.
 //!
 //! # Stopping
 //!
@@ -33,7 +33,7 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::mailbox::Mailbox;
 use crate::metrics::bump;
@@ -101,7 +101,8 @@ impl<A: Actor> ActorCell<A> {
             return Err(envelope);
         }
         let was_idle = self.mailbox.push(envelope);
-        self.shared.sent_and_maybe_schedule(was_idle, || self.clone());
+        self.shared
+            .sent_and_maybe_schedule(was_idle, || self.clone());
         Ok(())
     }
 
@@ -111,8 +112,7 @@ impl<A: Actor> ActorCell<A> {
 
     /// Called when an address is dropped; the last one lets the actor be collected.
     pub(crate) fn release_addr(self: &Arc<Self>) {
-        if self.addrs.fetch_sub(1, Ordering::AcqRel) == 1 {
-            fence(Ordering::SeqCst);
+        if self.addrs.fetch_sub(1, Ordering::SeqCst) == 1 {
             if !self.stopped.load(Ordering::Acquire) && self.mailbox.try_claim() {
                 self.shared.schedule(self.clone());
             }
@@ -188,7 +188,6 @@ impl<A: Actor> ActorCell<A> {
         }
         worker.deschedule();
         // Close the race with the last address going away as we went idle (module docs).
-        fence(Ordering::SeqCst);
         if self.addrs.load(Ordering::SeqCst) == 0 && self.mailbox.try_claim() {
             worker.schedule(self);
         }

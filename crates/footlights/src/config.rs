@@ -93,11 +93,20 @@ mod tests {
 
     #[test]
     fn builder_value_wins_and_zero_is_rejected() {
-        assert_eq!(resolve("threads", Some(3), "FOOTLIGHTS_TEST_UNSET", || 9), Ok(3));
+        assert_eq!(
+            resolve("threads", Some(3), "FOOTLIGHTS_TEST_UNSET", || 9),
+            Ok(3)
+        );
         assert_eq!(
             resolve("threads", Some(0), "FOOTLIGHTS_TEST_UNSET", || 9),
-            Err(ConfigError::BadSetting { setting: "threads", value: 0 })
+            Err(ConfigError::BadSetting {
+                setting: "threads",
+                value: 0
+            })
         );
-        assert_eq!(resolve("threads", None, "FOOTLIGHTS_TEST_UNSET", || 9), Ok(9));
+        assert_eq!(
+            resolve("threads", None, "FOOTLIGHTS_TEST_UNSET", || 9),
+            Ok(9)
+        );
     }
 }

@@ -161,8 +161,11 @@ impl<T> Mailbox<T> {
     pub(crate) unsafe fn mark_idle(&self) -> bool {
         // SAFETY: consumer only.
         let tail = self.tail.with(|t| unsafe { *t });
+        // SeqCst (free on x86, where the exchange is a locked instruction anyway): the cell's
+        // garbage-collection hand-off relies on this and `try_claim`'s load being in the
+        // single total order with the address count's updates.
         self.head
-            .compare_exchange(tail, tagged(tail), Ordering::AcqRel, Ordering::Relaxed)
+            .compare_exchange(tail, tagged(tail), Ordering::SeqCst, Ordering::Relaxed)
             .is_ok()
     }
 
@@ -170,14 +173,14 @@ impl<T> Mailbox<T> {
     /// if the caller now must schedule it; `false` if it was not idle (whoever scheduled it
     /// will run it).
     pub(crate) fn try_claim(&self) -> bool {
-        let head = self.head.load(Ordering::Acquire);
+        let head = self.head.load(Ordering::SeqCst);
         if !is_tagged(head) {
             return false;
         }
         // Every other change to `head` clears the bit (a push or another claim), so a
         // failed exchange means the actor got scheduled by someone else.
         self.head
-            .compare_exchange(head, untagged(head), Ordering::AcqRel, Ordering::Relaxed)
+            .compare_exchange(head, untagged(head), Ordering::SeqCst, Ordering::Relaxed)
             .is_ok()
     }
 
@@ -372,11 +375,7 @@ mod loom_models {
             let running = Arc::new(AtomicBool::new(false));
             let handled = Arc::new(AtomicUsize::new(0));
 
-            fn run_until_idle(
-                m: &Mailbox<usize>,
-                running: &AtomicBool,
-                handled: &AtomicUsize,
-            ) {
+            fn run_until_idle(m: &Mailbox<usize>, running: &AtomicBool, handled: &AtomicUsize) {
                 loop {
                     assert!(
                         !running.swap(true, Ordering::AcqRel),
@@ -415,7 +414,10 @@ mod loom_models {
             for t in threads {
                 t.join().unwrap();
             }
-            assert!(m.is_idle(), "every party that scheduled the actor left it idle");
+            assert!(
+                m.is_idle(),
+                "every party that scheduled the actor left it idle"
+            );
             assert_eq!(handled.load(Ordering::Relaxed), 2, "no message left behind");
         });
     }

@@ -148,7 +148,8 @@ impl<T> Reply<T> {
     /// Blocks the calling thread until the reply arrives. Do not call this inside a
     /// handler (it would block a worker); use [`crate::Context::then`] there.
     pub fn wait(self) -> Result<T, Canceled> {
-        self.wait_until(None).expect("an untimed wait ends with an outcome")
+        self.wait_until(None)
+            .expect("an untimed wait ends with an outcome")
     }
 
     /// Like [`Reply::wait`], but gives up after `timeout` (`None`).

@@ -69,8 +69,11 @@ impl Actor for Sender {
     fn handle(&mut self, _: &mut Context<Self>, count: u64) {
         for seq in 1..=count {
             for t in &self.targets {
-                t.send(RecMsg::Seq { sender: self.id, seq })
-                    .unwrap_or_else(|_| panic!("recorder stopped"));
+                t.send(RecMsg::Seq {
+                    sender: self.id,
+                    seq,
+                })
+                .unwrap_or_else(|_| panic!("recorder stopped"));
             }
         }
     }
@@ -100,7 +103,11 @@ fn many_to_many(threads: usize, senders: u32, receivers: usize, per_pair: u64) {
             .wait_timeout(PATIENCE)
             .expect("report in time")
             .expect("report sent");
-        assert_eq!(received, u64::from(senders) * per_pair, "lost or duplicated");
+        assert_eq!(
+            received,
+            u64::from(senders) * per_pair,
+            "lost or duplicated"
+        );
         assert_eq!(out_of_order, 0, "per-pair FIFO broken");
     }
     // The last report's turn may still be finishing: its reply was sent from inside it.
@@ -440,12 +447,18 @@ fn counters_are_readable_from_the_system() {
     let m = system.metrics();
     assert_eq!(m.messages_handled(), 500);
     assert_eq!(m.external_messages_sent, 500);
-    assert!(m.workers.iter().map(|w| w.turns).sum::<u64>() >= 5, "batches of 100");
+    assert!(
+        m.workers.iter().map(|w| w.turns).sum::<u64>() >= 5,
+        "batches of 100"
+    );
 }
 
 #[test]
 fn a_zero_thread_count_is_a_clear_error() {
-    let err = System::builder().threads(0).build().expect_err("zero threads");
+    let err = System::builder()
+        .threads(0)
+        .build()
+        .expect_err("zero threads");
     assert!(err.to_string().contains("threads(0)"));
 }
 

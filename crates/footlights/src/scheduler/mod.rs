@@ -96,7 +96,9 @@ impl Scheduler {
             injector: Injector::new(),
             stealers: seeds.iter().map(|s| s.queue.stealer()).collect(),
             sleepers: Sleepers::new(seeds.iter().map(|s| s.parker.unparker().clone()).collect()),
-            stats: (0..threads).map(|_| CachePadded::new(WorkerStats::default())).collect(),
+            stats: (0..threads)
+                .map(|_| CachePadded::new(WorkerStats::default()))
+                .collect(),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
             shutdown: AtomicBool::new(false),
