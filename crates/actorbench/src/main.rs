@@ -139,6 +139,10 @@ struct RunArgs {
     /// Seconds each run may take before its process group is killed.
     #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     timeout: f64,
+    /// Time budget in seconds: after each full round (every cell once), stop when the
+    /// next round would not fit; at least one measured round always runs.
+    #[arg(long, value_name = "SECONDS")]
+    budget: Option<f64>,
     /// Run order.
     #[arg(long, value_enum, default_value_t = Order::Interleaved)]
     order: Order,
@@ -177,6 +181,7 @@ fn main() -> ExitCode {
             warmup: a.warmup,
             timeout: a.timeout,
             order: a.order,
+            budget: a.budget,
             seed: a.seed,
             db: cli.db,
             export_json: a.export_json,

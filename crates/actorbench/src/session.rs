@@ -59,6 +59,8 @@ pub struct RunOptions {
     pub order: Order,
     /// `--seed` for the random order.
     pub seed: Option<u64>,
+    /// `--budget` in seconds: stop at a round boundary when the next round would not fit.
+    pub budget: Option<f64>,
     /// `--db`.
     pub db: Option<PathBuf>,
     /// `--export-json`.
@@ -222,6 +224,14 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let benches = suite.select_benchmarks(&opts.benches)?;
     let points = resolve_points(&suite, &benches, opts.profile, opts.sweep, &opts.params)?;
     let cores = resolve_cores(&opts.cores, "--cores")?;
+    if let Some(b) = opts.budget {
+        if !(b.is_finite() && b > 0.0) {
+            crate::usage!("--budget {b}: give a positive number of seconds");
+        }
+        if opts.order != Order::Interleaved {
+            crate::usage!("--budget works by whole rounds, so it needs --order interleaved");
+        }
+    }
     if opts.reps == 0 {
         crate::usage!("--reps 0: a session needs at least one measured run per cell");
     }
@@ -257,7 +267,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     });
     let settings = serde_json::json!({
         "reps": opts.reps, "warmup": opts.warmup, "timeout_s": opts.timeout, "order": opts.order.name(),
-        "seed": seed, "cores": cores, "sweep": opts.sweep,
+        "seed": seed, "cores": cores, "sweep": opts.sweep, "budget_s": opts.budget,
         "benchmarks": benches.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "params": opts.params,
     });
@@ -344,9 +354,29 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let mut done = 0usize;
     let mut failed = 0usize;
     let mut reported = vec![false; cells.len()];
+    let mut round_started = Instant::now();
+    let mut last_round = Duration::ZERO;
+    let mut budget_stop: Option<u32> = None;
     for (seq, job) in jobs.iter().enumerate() {
         if exec::interrupted() {
             break;
+        }
+        // --budget: at each round boundary (interleaved order), stop when the next round
+        // would not fit, once at least one measured round is done.
+        if let Some(budget) = opts.budget
+            && seq > 0
+            && seq % cells.len() == 0
+        {
+            last_round = round_started.elapsed();
+            round_started = Instant::now();
+            let measured_done =
+                (seq / cells.len()) as u32 - opts.warmup.min((seq / cells.len()) as u32);
+            if measured_done >= 1
+                && started.elapsed() + last_round > Duration::from_secs_f64(budget)
+            {
+                budget_stop = Some(measured_done);
+                break;
+            }
         }
         let cell = &cells[job.cell];
         let imp = suite
@@ -389,6 +419,16 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         }
     }
     bar.finish_and_clear();
+    if let Some(reps) = budget_stop {
+        eprintln!(
+            "--budget {}s: stopped after {reps} measured rep{} per cell (a round takes about {}); {} of {} planned runs done",
+            opts.budget.unwrap_or(0.0),
+            if reps == 1 { "" } else { "s" },
+            crate::output::units::seconds(last_round.as_secs_f64()),
+            done,
+            jobs.len()
+        );
+    }
 
     if exec::interrupted() {
         store.end_session(session, "interrupted", &host::now_rfc3339())?;

@@ -284,3 +284,36 @@ fn list_show_and_export_a_stored_session() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o).1);
     }
 }
+
+#[test]
+fn budget_stops_at_a_round_boundary() {
+    let fx = Fixture::new(&["slow"]);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "100",
+        "--warmup",
+        "1",
+        "--budget",
+        "2",
+        "--no-report",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("--budget 2s: stopped after"), "{stderr}");
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let runs = store.runs(1).unwrap();
+    let measured = runs.iter().filter(|r| !r.warmup).count();
+    assert!(
+        runs[0].warmup && (1..100).contains(&measured),
+        "{measured} measured runs"
+    );
+    assert!(
+        stdout.contains(&format!("{measured}/{measured}")),
+        "{stdout}"
+    );
+    let bad = fx.run(&["run", "--budget", "10", "--order", "grouped"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

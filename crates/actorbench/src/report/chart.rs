@@ -99,6 +99,9 @@ pub enum Unit {
 
 impl Unit {
     fn format(self, v: f64) -> String {
+        if v == 0.0 {
+            return "0".into();
+        }
         match self {
             Unit::Plain => short(v),
             Unit::Seconds => crate::output::units::seconds(v),

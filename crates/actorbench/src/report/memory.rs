@@ -8,7 +8,9 @@ use super::{BenchView, Figure, stem, time};
 
 /// The peak memory figure of a benchmark.
 pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
-    let c = time::by_x(v, "peak RSS", Unit::Bytes, |r| r.max_rss_bytes as f64);
+    let c = time::by_x(v, "peak RSS (MiB)", Unit::Plain, |r| {
+        r.max_rss_bytes as f64 / (1024.0 * 1024.0)
+    });
     Ok(Figure {
         name: stem(&[&v.bench, "memory"]),
         title: format!("{}: peak memory", v.bench),
