@@ -63,7 +63,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         vectors: Option<PathBuf>,
         /// Seconds each process may take.
-        #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+        #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
         timeout: f64,
     },
     /// Write the HTML report (figures as SVG) of a stored session.
@@ -167,6 +167,9 @@ struct RunArgs {
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`actorbench show | head`) instead of panicking.
+    // SAFETY: setting a signal disposition to its default before any thread starts.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(a) => session::run(&RunOptions {

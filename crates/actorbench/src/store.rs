@@ -645,4 +645,25 @@ mod tests {
         assert!(Store::open_existing(&dir.path().join("none.sqlite")).is_err());
         assert!(Store::create(Path::new("/dev/null/x.sqlite")).is_err());
     }
+
+    #[test]
+    fn refuses_foreign_and_newer_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("notes.txt");
+        std::fs::write(
+            &text,
+            "not a database at all, just some text that is long enough",
+        )
+        .unwrap();
+        assert!(Store::open_existing(&text).is_err());
+        let newer = dir.path().join("newer.sqlite");
+        Store::create(&newer).unwrap();
+        let conn = Connection::open(&newer).unwrap();
+        conn.execute("INSERT INTO schema_version (version) VALUES (99)", [])
+            .unwrap();
+        drop(conn);
+        let e = Store::open_existing(&newer).err().unwrap().to_string();
+        assert!(e.contains("newer"), "{e}");
+        assert!(Store::create(&newer).is_err());
+    }
 }

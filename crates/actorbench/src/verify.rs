@@ -10,7 +10,9 @@
 //! Nothing is skipped silently: an implementation named with `--impl` that is not
 //! available is a failure; without `--impl`, unavailable implementations are listed as
 //! skipped and their tests counted as skipped. The last line is `N passed, M failed`
-//! (`, K skipped` when some were), and the exit status is 1 when anything failed.
+//! (`, K skipped` when some were), and the exit status is 1 when anything failed. An
+//! implementation that times out on three vectors in a row has its remaining vectors
+//! counted as failed without running them, so a hang costs minutes, not hours.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -171,6 +173,10 @@ pub fn vectors_path(given: Option<&Path>, suite_dir: &Path) -> Result<PathBuf, U
         })
 }
 
+/// Timeouts in a row after which an implementation's remaining vectors are not run.
+pub const GIVE_UP_AFTER_TIMEOUTS: usize = 3;
+
+/// Counts; `failed` holds one line per failed test (empty lines for tests failed in bulk).
 struct Tally {
     passed: usize,
     failed: Vec<String>,
@@ -249,12 +255,30 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
             continue;
         }
         let before = (t.passed, t.failed.len());
-        for v in &vectors {
+        let mut timeouts_in_a_row = 0;
+        let mut left = vectors.len() * threads.len();
+        'vectors: for v in &vectors {
             for &k in &threads {
                 if exec::interrupted() {
-                    break;
+                    break 'vectors;
                 }
-                verify_vector(&mut t, imp, v, k, timeout, &suite.dir);
+                // A hanging implementation would cost timeout x every vector: after a few
+                // timeouts in a row its remaining vectors are failed without running them.
+                if timeouts_in_a_row >= GIVE_UP_AFTER_TIMEOUTS {
+                    fail(
+                        &mut t,
+                        format!(
+                            "{}: {left} vector runs not attempted after {GIVE_UP_AFTER_TIMEOUTS} timeouts in a row",
+                            imp.name
+                        ),
+                    );
+                    t.failed
+                        .extend(std::iter::repeat_n(String::new(), left - 1));
+                    break 'vectors;
+                }
+                left -= 1;
+                let timed_out = verify_vector(&mut t, imp, v, k, timeout, &suite.dir);
+                timeouts_in_a_row = if timed_out { timeouts_in_a_row + 1 } else { 0 };
             }
         }
         for case in BAD_INPUTS {
@@ -275,7 +299,7 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
     }
     if !t.failed.is_empty() {
         println!("failures:");
-        for f in &t.failed {
+        for f in t.failed.iter().filter(|f| !f.is_empty()) {
             println!("  {f}");
         }
     }
@@ -293,6 +317,7 @@ fn fail(t: &mut Tally, line: String) {
     t.failed.push(line);
 }
 
+/// Runs one vector; returns whether it timed out.
 fn verify_vector(
     t: &mut Tally,
     imp: &Implementation,
@@ -300,7 +325,7 @@ fn verify_vector(
     threads: usize,
     timeout: Duration,
     dir: &Path,
-) {
+) -> bool {
     let trial = Trial {
         implementation: imp,
         bench: &v.bench,
@@ -317,7 +342,7 @@ fn verify_vector(
         if threads == 1 { "" } else { "s" }
     );
     let Some(rec) = trial::run(&trial) else {
-        return;
+        return false;
     };
     let printed = rec.check_value.clone().unwrap_or_default();
     let problem = if rec.status == "ok" && printed == v.check {
@@ -338,6 +363,7 @@ fn verify_vector(
         None => t.passed += 1,
         Some(p) => fail(t, format!("{what}: {p}")),
     }
+    rec.status == "timeout"
 }
 
 fn verify_bad_input(

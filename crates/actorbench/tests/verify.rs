@@ -143,3 +143,35 @@ fn a_failed_build_is_a_failure() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_hanging_implementation_gives_up_after_three_timeouts() {
+    let fx = Fixture::new(&["hang"]);
+    let vectors: String = (0..6)
+        .map(|i| format!("threadring\tactors=3 hops={i}\t{}\n", i % 3 + 1))
+        .collect();
+    std::fs::write(fx.path().join("v.tsv"), vectors).unwrap();
+    let out = fx.run(&[
+        "verify",
+        "--impl",
+        "hang",
+        "--threads",
+        "1",
+        "--vectors",
+        "v.tsv",
+        "--timeout",
+        "1",
+    ]);
+    let (stdout, _) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout.contains("hang: 3 vector runs not attempted after 3 timeouts in a row"),
+        "{stdout}"
+    );
+    // 6 vectors + 5 bad-input cases, all failed (the bad-input cases time out too).
+    assert_eq!(
+        stdout.lines().last(),
+        Some("0 passed, 11 failed"),
+        "{stdout}"
+    );
+}
