@@ -147,8 +147,8 @@ struct RunArgs {
     #[arg(long, value_enum, default_value_t = Order::Interleaved)]
     order: Order,
     /// Seed of the random order (default: from the clock; stored with the session).
-    #[arg(long)]
-    seed: Option<u64>,
+    #[arg(long, value_name = "N")]
+    shuffle_seed: Option<u64>,
     /// Also write the session as JSON.
     #[arg(long, value_name = "FILE")]
     export_json: Option<PathBuf>,
@@ -185,7 +185,7 @@ fn main() -> ExitCode {
             timeout: a.timeout,
             order: a.order,
             budget: a.budget,
-            seed: a.seed,
+            seed: a.shuffle_seed,
             db: cli.db,
             export_json: a.export_json,
             export_csv: a.export_csv,

@@ -193,7 +193,7 @@ fn sweep_profiles_params_and_orders() {
         "quick",
         "--order",
         "random",
-        "--seed",
+        "--shuffle-seed",
         "3",
         "--no-report",
     ]);
