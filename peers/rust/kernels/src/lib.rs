@@ -1,0 +1,15 @@
+//! The sequential work that runs *inside* the Rust peers' actors, shared by the actix,
+//! ractor and kameo suites so that a comparison between them measures the runtimes and
+//! not three hand-written copies of the same loop.
+//!
+//! - [`fannkuch`]: fannkuch-redux over a range of permutation indices, and the partial
+//!   results a collector combines;
+//! - [`factor`]: trial division of the `mixed` benchmark's number, and the check of a
+//!   factorisation;
+//! - [`rng`]: the small pseudo-random generator `big`'s workers pick partners with.
+//!
+//! Nothing here sends a message: the actors do that.
+
+pub mod factor;
+pub mod fannkuch;
+pub mod rng;
