@@ -1,0 +1,63 @@
+//! `actix-suite`: the actor benchmark suite on [actix](https://crates.io/crates/actix).
+//!
+//! `actix-suite BENCH [NAME=VALUE ...]` runs one benchmark and prints its result line
+//! (see `suite_contract`). An actix actor lives for good on one arbiter, a thread with its
+//! own single-threaded event loop, and actix does not move actors between arbiters. The
+//! thread count is therefore the number of arbiters, taken from `ACTIX_THREADS` (default:
+//! the CPUs this process may run on); `arbiters.rs` starts that many with `Arbiter::new()`
+//! inside the actix `System` and places every actor on the next one in turn with
+//! `Actor::start_in_arbiter`. The main thread runs the `System` and only waits for the
+//! answer. Each benchmark is one module, written the way actix's users write actors:
+//! `Actor` with `Context<Self>`, `#[derive(Message)]` messages, one `Handler<M>` per
+//! message, `Addr::do_send` for one-way sends and `send(..).await` for replies.
+
+use std::process::ExitCode;
+
+use suite_contract::{Bench, Invocation, Outcome};
+
+mod arbiters;
+mod bang;
+mod big;
+mod chameneos;
+mod counting;
+mod fannkuch;
+mod fibtree;
+mod mixed;
+mod pingpong;
+mod serialmsg;
+mod skynet;
+mod spreading;
+mod threadring;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    suite_contract::run_main("actix-suite", |inv| {
+        let threads = arbiters::configured_threads()?;
+        let system = actix::System::new();
+        system.block_on(async {
+            arbiters::start_pool(threads)?;
+            run(inv).await
+        })
+    })
+}
+
+/// Runs the benchmark of `inv` with its parameters.
+async fn run(inv: &Invocation) -> Result<Outcome, String> {
+    let p = |name| inv.get(name);
+    match inv.bench() {
+        Bench::Threadring => threadring::run(p("actors"), p("hops")).await,
+        Bench::Chameneos => chameneos::run(p("creatures"), p("meetings")).await,
+        Bench::Big => big::run(p("workers"), p("pings"), p("hood")).await,
+        Bench::Fannkuch => fannkuch::run(p("n")).await,
+        Bench::Fibtree => fibtree::run(p("n")).await,
+        Bench::Skynet => skynet::run(p("size"), p("div")).await,
+        Bench::Spreading => spreading::run(p("depth")).await,
+        Bench::Mixed => mixed::run(p("rings"), p("ring_size"), p("token"), p("reps")).await,
+        Bench::Bang => bang::run(p("senders"), p("messages")).await,
+        Bench::Serialmsg => serialmsg::run(p("pairs"), p("messages")).await,
+        Bench::Pingpong => pingpong::run(p("pings")).await,
+        Bench::Counting => counting::run(p("count")).await,
+    }
+}
