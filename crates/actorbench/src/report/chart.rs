@@ -104,7 +104,9 @@ impl Unit {
         }
         match self {
             Unit::Plain => short(v),
-            Unit::Seconds => crate::output::units::seconds(v),
+            Unit::Seconds if v >= 1.0 => format!("{} s", trim(v)),
+            Unit::Seconds if v >= 1e-3 => format!("{} ms", trim(v * 1e3)),
+            Unit::Seconds => format!("{} µs", trim(v * 1e6)),
             Unit::Bytes => crate::output::units::bytes(v),
             Unit::Percent => format!("{:.0}%", v * 100.0),
         }
@@ -148,9 +150,6 @@ struct Axis {
 impl Axis {
     fn t(&self, v: f64) -> f64 {
         if self.log { v.max(1e-12).log10() } else { v }
-    }
-    fn inv(&self, v: f64) -> f64 {
-        if self.log { 10f64.powf(v) } else { v }
     }
 }
 
@@ -235,7 +234,7 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
             .caption(&c.title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(42)
-            .y_label_area_size(64)
+            .y_label_area_size(78)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(plot_err)?;
         let xfmt = |v: &f64| {
@@ -245,11 +244,19 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
                 } else {
                     String::new()
                 }
+            } else if xa.log {
+                log_tick(*v).map(short).unwrap_or_default()
             } else {
-                short(xa.inv(*v))
+                short(*v)
             }
         };
-        let yfmt = |v: &f64| c.y_unit.format(ya.inv(*v));
+        let yfmt = |v: &f64| {
+            if ya.log {
+                log_tick(*v).map(|t| c.y_unit.format(t)).unwrap_or_default()
+            } else {
+                c.y_unit.format(*v)
+            }
+        };
         let n_int = if c.integer_x {
             ((xmax - xmin).round() as usize + 1).clamp(2, 16)
         } else {
@@ -259,8 +266,8 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
             .configure_mesh()
             .x_desc(&c.x_label)
             .y_desc(&c.y_label)
-            .x_labels(n_int)
-            .y_labels(7)
+            .x_labels(if xa.log { 30 } else { n_int })
+            .y_labels(if ya.log { 30 } else { 7 })
             .x_label_formatter(&xfmt)
             .y_label_formatter(&yfmt)
             .light_line_style(RGBColor(235, 235, 235))
@@ -412,6 +419,23 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
+/// On a log axis (positions are log10 of values), the value to label a tick with: only
+/// ticks at 1, 2 and 5 times a power of ten get a label, showing that round value.
+fn log_tick(pos: f64) -> Option<f64> {
+    let decade = pos.floor();
+    let frac = pos - decade;
+    let base = 10f64.powf(decade);
+    [
+        (0.0, 1.0),
+        (2f64.log10(), 2.0),
+        (5f64.log10(), 5.0),
+        (1.0, 10.0),
+    ]
+    .into_iter()
+    .find(|(f, _)| (frac - f).abs() < 0.015)
+    .map(|(_, m)| m * base)
+}
+
 fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
     let span = (hi - lo).abs().max(1e-9);
     (lo - span * frac, hi + span * frac)
@@ -473,7 +497,7 @@ pub fn box_chart(
             .caption(title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(56)
-            .y_label_area_size(64)
+            .y_label_area_size(78)
             .build_cartesian_2d(-0.6..(n as f64 - 0.4), y0..y1)
             .map_err(plot_err)?;
         let labels: Vec<String> = boxes.iter().map(|b| b.label.clone()).collect();

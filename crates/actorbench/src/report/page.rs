@@ -33,7 +33,11 @@ th { background: #f1f3f6; font-weight: 600; }
 td.l, th.l { text-align: left; }
 td.fail { color: #b00020; font-weight: 600; }
 tr.gm td { font-weight: 700; border-top: 2px solid #c9ced8; }
-.ratio { display: inline-block; min-width: 3.6em; padding: 0 6px; border-radius: 4px; margin-left: 6px; }
+.ratio { display: inline-block; min-width: 3.6em; padding: 0 6px; border-radius: 4px; margin-top: 2px; }
+.scroll { overflow-x: auto; }
+table.summary td, table.summary th { white-space: normal; }
+table.summary td.t { text-align: center; min-width: 6.5em; }
+table.summary .time { display: block; font-size: 13px; }
 .figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(600px, 1fr)); gap: 18px; }
 figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 10px 6px; }
 figure svg { display: block; width: 100%; height: auto; }
@@ -304,7 +308,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
         "<p class=\"note\">Median wall time at the highest core count and the largest parameter set of each benchmark; \
          the coloured figure is the ratio to the fastest implementation (1.00 is fastest). The last row is the \
          geometric mean of each implementation's ratios over the benchmarks it completed.</p>\
-         <table><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>"
+         <div class=\"scroll\"><table class=\"summary\"><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>"
     );
     for i in &impls {
         let _ = write!(h, "<th>{}</th>", esc(i));
@@ -333,11 +337,11 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
         );
         for (j, imp) in impls.iter().enumerate() {
             match cell(imp) {
-                None => h.push_str("<td>-</td>"),
+                None => h.push_str("<td class=\"t\">-</td>"),
                 Some(c) if !c.wall_median.is_finite() => {
                     let _ = write!(
                         h,
-                        "<td class=\"fail\">failed ({}/{} ok)</td>",
+                        "<td class=\"t fail\">failed<br>({}/{} ok)</td>",
                         c.ok, c.measured
                     );
                 }
@@ -354,7 +358,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
                     };
                     let _ = write!(
                         h,
-                        "<td>{}<span class=\"ratio\" style=\"background:{}\">{:.2}×</span>{warn}</td>",
+                        "<td class=\"t\"><span class=\"time\">{}</span><span class=\"ratio\" style=\"background:{}\">{:.2}×</span>{warn}</td>",
                         units::seconds(c.wall_median),
                         ratio_color(r),
                         r
@@ -370,19 +374,19 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
     );
     for r in &ratios {
         if r.is_empty() {
-            h.push_str("<td>-</td>");
+            h.push_str("<td class=\"t\">-</td>");
         } else {
             let g = stats::geometric_mean(r);
             let _ = write!(
                 h,
-                "<td><span class=\"ratio\" style=\"background:{}\">{:.2}×</span> <span class=\"note\">({} benchmarks)</span></td>",
+                "<td class=\"t\"><span class=\"ratio\" style=\"background:{}\">{:.2}×</span><span class=\"time note\">{} benchmarks</span></td>",
                 ratio_color(g),
                 g,
                 r.len()
             );
         }
     }
-    h.push_str("</tr></table>");
+    h.push_str("</tr></table></div>");
 }
 
 fn cells_table(h: &mut String, g: &summary::Group) {
