@@ -17,6 +17,7 @@ mod counting;
 mod fannkuch;
 mod fibtree;
 mod mixed;
+mod parent;
 mod pingpong;
 mod run;
 mod serialmsg;

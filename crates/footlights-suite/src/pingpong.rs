@@ -2,24 +2,25 @@
 //!
 //! # On footlights
 //!
-//! A [`Pinger`] and a [`Ponger`]. A ping is a request in footlights' own request/reply
-//! form: the pinger [`ask`](footlights::Addr::ask)s the ponger with [`Ping`], which carries
-//! a [`ReplyTo`], and continues on the [`Reply`](footlights::Reply) with
-//! [`Context::then`] instead of blocking its worker. The ponger answers every ping with
-//! [`Pong`]. When a pong arrives (as a turn of the pinger) the pinger counts it and sends
-//! the next ping, so exactly one ping is in flight at a time, `pings` times. Then it
-//! answers the main thread with the number of pongs it received, which is the check, and
-//! stops; the ponger, no longer addressed, is collected.
+//! A [`Pinger`] and a [`Ponger`]. A ping is a [`Ping`] message carrying the pinger's own
+//! address, and the ponger answers every ping by sending [`Pong`] to that address. When a
+//! pong arrives the pinger counts it and sends the next ping, so exactly one ping is in
+//! flight at a time, `pings` times. Then the pinger answers the main thread with the
+//! number of pongs it received, which is the check, and stops; the ponger, no longer
+//! addressed, is collected.
+//!
+//! footlights' request/reply form (`ask` with a [`ReplyTo`] in the request, and
+//! `Context::then` on the reply) does the same job, but each round trip then also
+//! allocates a reply slot and two boxed closures; measured at pings=1000000 it took about
+//! 1.7 times the CPU time of plain messages (see docs/performance.md).
 
-use std::convert::Infallible;
-
-use footlights::{Actor, Addr, Canceled, Context, ReplyTo, System};
+use footlights::{Actor, Addr, Context, ReplyTo, System};
 use suite_contract::{Invocation, Outcome};
 
 use crate::run;
 
-/// The request: answer with a [`Pong`].
-pub struct Ping(pub ReplyTo<Pong>);
+/// A ping: answer the pinger at this address with a [`Pong`].
+pub struct Ping(pub Addr<Pinger>);
 
 /// The answer to a [`Ping`].
 pub struct Pong;
@@ -30,8 +31,8 @@ pub struct Ponger;
 impl Actor for Ponger {
     type Msg = Ping;
 
-    fn handle(&mut self, _ctx: &mut Context<Self>, Ping(reply): Ping) {
-        let _ = reply.send(Pong);
+    fn handle(&mut self, _ctx: &mut Context<Self>, Ping(pinger): Ping) {
+        let _ = pinger.send(Pong);
     }
 }
 
@@ -54,33 +55,21 @@ impl Pinger {
             return ctx.stop();
         }
         self.left -= 1;
-        match self.ponger.ask(Ping) {
-            Ok(reply) => ctx.then(reply, Pinger::ponged),
-            // The ponger is gone: stopping drops the run's reply unanswered.
-            Err(_) => ctx.stop(),
-        }
-    }
-
-    fn ponged(&mut self, ctx: &mut Context<Self>, pong: Result<Pong, Canceled>) {
-        match pong {
-            Ok(Pong) => {
-                self.pongs += 1;
-                self.ping(ctx);
-            }
-            Err(Canceled) => ctx.stop(),
-        }
+        // Fails only if the ponger is gone; the run's answer then never comes.
+        let _ = self.ponger.send(Ping(ctx.addr()));
     }
 }
 
 impl Actor for Pinger {
-    type Msg = Infallible;
+    type Msg = Pong;
 
     fn started(&mut self, ctx: &mut Context<Self>) {
         self.ping(ctx);
     }
 
-    fn handle(&mut self, _ctx: &mut Context<Self>, msg: Infallible) {
-        match msg {}
+    fn handle(&mut self, ctx: &mut Context<Self>, Pong: Pong) {
+        self.pongs += 1;
+        self.ping(ctx);
     }
 }
 

@@ -1,31 +1,24 @@
-//! skynet: a tree of actors that sum their leaf numbers (creation and replies, wide fan-out).
+//! skynet: a tree of actors that sum their leaf numbers (creation and answers, wide fan-out).
 //!
 //! # On footlights
 //!
-//! A [`Node`] actor stands for the numbers `num .. num + size`. It is spawned holding the
-//! [`ReplyTo`] its parent waits on and does its work in [`Actor::started`]:
+//! A [`Node`] actor stands for the numbers `num .. num + size`. It is spawned knowing its
+//! [`Parent`] and does its work in [`Actor::started`]:
 //!
 //! * with `size = 1` it answers `num` and stops;
 //! * otherwise it spawns `div` children for the numbers `num + k * size / div` (`k = 0 ..
-//!   div - 1`), each `size / div` wide and holding the answering half of a fresh reply pair,
-//!   and continues on every waiting half with [`Context::then`]. Each child's answer runs
-//!   later as a turn of the node, which adds it up; when all `div` are in, the node answers
-//!   its parent with the sum and stops.
+//!   div - 1`), each `size / div` wide, giving each its own address as their parent. A
+//!   child's answer arrives as a message (the sum of its numbers); when all `div` are in,
+//!   the node answers its parent with their sum and stops.
 //!
 //! The root, spawned by the main thread, covers `0 .. size` and answers the reply the main
 //! thread waits on, so the check is the sum that arrives at the root (`size` is a power of
-//! `div`, which the contract checks, so every division is exact). A child that fails drops
-//! its reply unanswered; its parent then stops and drops its own, up to the main thread.
-//!
-//! The actor has no messages of its own ([`Infallible`]): it only runs its start and its
-//! continuations.
+//! `div`, which the contract checks, so every division is exact).
 
-use std::convert::Infallible;
-
-use footlights::reply::pair;
-use footlights::{Actor, Canceled, Context, ReplyTo, System};
+use footlights::{Actor, Context, System};
 use suite_contract::{Invocation, Outcome};
 
+use crate::parent::Parent;
 use crate::run;
 
 /// One node of the tree: the numbers `num .. num + size`.
@@ -33,8 +26,8 @@ pub struct Node {
     num: u64,
     size: u64,
     div: u64,
-    /// The parent's reply; taken when answered.
-    parent: Option<ReplyTo<u64>>,
+    /// Taken when the node answers.
+    parent: Option<Parent<Node>>,
     /// The children's answers so far.
     sum: u64,
     /// Children that have not answered yet.
@@ -42,8 +35,8 @@ pub struct Node {
 }
 
 impl Node {
-    /// The node for `num .. num + size`, splitting `div` ways, answering through `parent`.
-    pub fn new(num: u64, size: u64, div: u64, parent: ReplyTo<u64>) -> Node {
+    /// The node for `num .. num + size`, splitting `div` ways, answering `parent`.
+    pub fn new(num: u64, size: u64, div: u64, parent: Parent<Node>) -> Node {
         Node {
             num,
             size,
@@ -57,29 +50,15 @@ impl Node {
     /// Answers the parent and stops.
     fn answer(&mut self, ctx: &mut Context<Self>, value: u64) {
         if let Some(parent) = self.parent.take() {
-            let _ = parent.send(value);
+            parent.answer(value);
         }
         ctx.stop();
-    }
-
-    /// One child's answer.
-    fn child_answered(&mut self, ctx: &mut Context<Self>, answer: Result<u64, Canceled>) {
-        match answer {
-            Ok(value) => {
-                self.sum += value;
-                self.waiting -= 1;
-                if self.waiting == 0 {
-                    self.answer(ctx, self.sum);
-                }
-            }
-            // Stopping drops our parent's reply unanswered: the failure travels up.
-            Err(Canceled) => ctx.stop(),
-        }
     }
 }
 
 impl Actor for Node {
-    type Msg = Infallible;
+    /// A child's sum.
+    type Msg = u64;
 
     fn started(&mut self, ctx: &mut Context<Self>) {
         if self.size == 1 {
@@ -87,23 +66,31 @@ impl Actor for Node {
         }
         let width = self.size / self.div;
         for k in 0..self.div {
-            let (parent, reply) = pair();
-            ctx.spawn(Node::new(self.num + k * width, width, self.div, parent));
+            let child = Node::new(
+                self.num + k * width,
+                width,
+                self.div,
+                Parent::Node(ctx.addr()),
+            );
+            ctx.spawn(child);
             self.waiting += 1;
-            ctx.then(reply, Node::child_answered);
         }
     }
 
-    fn handle(&mut self, _ctx: &mut Context<Self>, msg: Infallible) {
-        match msg {}
+    fn handle(&mut self, ctx: &mut Context<Self>, value: u64) {
+        self.sum += value;
+        self.waiting -= 1;
+        if self.waiting == 0 {
+            self.answer(ctx, self.sum);
+        }
     }
 }
 
 /// Runs skynet with `size` and `div` from the invocation.
 pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
     let (size, div) = (inv.get("size"), inv.get("div"));
-    let (parent, reply) = pair();
-    drop(system.spawn(Node::new(0, size, div, parent)));
+    let (main, reply) = footlights::reply::pair();
+    drop(system.spawn(Node::new(0, size, div, Parent::Main(main))));
     let sum = run::await_answer(system, reply, "the sum at the root")?;
     Ok(Outcome::new(sum))
 }
