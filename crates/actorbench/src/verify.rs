@@ -163,7 +163,7 @@ pub fn vectors_path(given: Option<&Path>, suite_dir: &Path) -> Result<PathBuf, U
     candidates
         .iter()
         .find(|p| p.is_file())
-        .cloned()
+        .map(|p| p.canonicalize().unwrap_or(p.clone()))
         .ok_or_else(|| {
             UsageError::new(format!(
                 "no vectors file: looked for {} and {}; give one with --vectors FILE",

@@ -226,7 +226,8 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
     let lw = legend_width(&legend.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>());
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0 + lw, SIZE.1)).into_drawing_area();
+        let height = SIZE.1.max(60 + 22 * legend.len() as u32);
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0 + lw, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (plot_area, legend_area) = root.split_horizontally(SIZE.0);
         draw_legend(&legend_area, &legend)?;
@@ -489,7 +490,8 @@ pub fn box_chart(
     let mut svg = String::new();
     {
         let width = (SIZE.0).max(120 + 90 * n as u32);
-        let root = SVGBackend::with_string(&mut svg, (width + lw, SIZE.1)).into_drawing_area();
+        let height = SIZE.1.max(60 + 22 * legend.len() as u32);
+        let root = SVGBackend::with_string(&mut svg, (width + lw, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (plot_area, legend_area) = root.split_horizontally(width);
         draw_legend(&legend_area, &legend)?;

@@ -1,6 +1,6 @@
 //! Wall time against the swept parameter (thesis Figs. 4, 7, 12), one line per
-//! implementation and core count (the highest core count bold), each point the median
-//! with its min-max bar. A session without a sweep gets wall time against cores.
+//! implementation at the highest core count (bold) and the lowest (thin), each point the
+//! median with its min-max bar. A session without a sweep gets wall time against cores.
 
 use anyhow::Result;
 
@@ -55,7 +55,12 @@ pub fn by_x(
     match &v.swept {
         Some(p) => {
             for imp in &v.implementations {
-                for &k in v.cores.iter().rev() {
+                // The highest core count bold and the lowest thin: more would be unreadable.
+                let mut shown = vec![max_cores];
+                if let Some(&lo) = v.cores.first().filter(|&&lo| lo != max_cores) {
+                    shown.push(lo);
+                }
+                for k in shown {
                     let points: Vec<Point> = v
                         .groups
                         .iter()
