@@ -186,14 +186,14 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
     let (x0, x1) = if c.integer_x {
         (xmin - 0.3, xmax + 0.3)
     } else if xa.log {
-        pad(xa.t(xmin), xa.t(xmax), 0.05)
+        snap_half(pad(xa.t(xmin), xa.t(xmax), 0.02))
     } else if xmin == xmax {
         (xmin - 1.0, xmax + 1.0)
     } else {
         pad(xmin, xmax, 0.05)
     };
     let (y0, y1) = if ya.log {
-        pad(ya.t(ymin), ya.t(ymax), 0.08)
+        snap_half(pad(ya.t(ymin), ya.t(ymax), 0.02))
     } else {
         let lo = if c.y_from_zero {
             0.0f64.min(ymin)
@@ -435,6 +435,12 @@ fn log_tick(pos: f64) -> Option<f64> {
     .into_iter()
     .find(|(f, _)| (frac - f).abs() < 0.015)
     .map(|(_, m)| m * base)
+}
+
+/// A log axis range widened to half decades, so that plotters' evenly spaced ticks land
+/// on the decades (it starts its ticks from a round multiple of the range's ends).
+fn snap_half((lo, hi): (f64, f64)) -> (f64, f64) {
+    ((lo * 2.0).floor() / 2.0, (hi * 2.0).ceil() / 2.0)
 }
 
 fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
