@@ -11,9 +11,12 @@
 //!   output), and [`measure`] turns `wait4` rusage into figures;
 //! - [`check`] judges an answer, [`fairness`] scores chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
-//! - [`session`] drives `actorbench run`; [`verify`] and [`peers`] are the other commands;
+//! - [`session`] drives `actorbench run`, running each [`trial`]; [`verify`] checks the
+//!   implementations against the test vectors and [`peers`] probes and installs toolchains
+//!   ([`toolchain`]);
 //! - [`stats`] and [`summary`] reduce runs, [`output`] prints them, [`export`] writes them,
-//!   [`report`] draws them and [`compare`] sets two sessions side by side.
+//!   [`report`] draws them, [`compare`] sets two sessions side by side, and [`commands`]
+//!   holds the small commands over a stored database.
 
 pub mod capture;
 pub mod check;

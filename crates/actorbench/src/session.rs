@@ -241,6 +241,33 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             opts.timeout
         );
     }
+    for (flag, path) in [
+        ("--export-json", &opts.export_json),
+        ("--export-csv", &opts.export_csv),
+        ("--export-markdown", &opts.export_markdown),
+    ] {
+        if let Some(p) = path {
+            if p.is_dir() {
+                crate::usage!("{flag} {}: is a directory; give a file name", p.display());
+            }
+            if let Some(blocker) = p.ancestors().skip(1).find(|a| a.exists() && !a.is_dir()) {
+                crate::usage!(
+                    "{flag} {}: {} is not a directory",
+                    p.display(),
+                    blocker.display()
+                );
+            }
+        }
+    }
+    if let Some(dir) = &opts.report_dir
+        && let Some(blocker) = dir.ancestors().find(|a| a.exists() && !a.is_dir())
+    {
+        crate::usage!(
+            "--report-dir {}: {} is not a directory",
+            dir.display(),
+            blocker.display()
+        );
+    }
     let db = db_path(opts.db.as_deref(), Some(&suite_path));
     let store = Store::create(&db)?;
     exec::install_interrupt_handler();

@@ -40,6 +40,16 @@ fn bad_run_arguments_exit_2_and_write_nothing() {
     assert_refused(&fx, &["run", "--cores", "0"], "--cores 0");
     assert_refused(&fx, &["run", "--reps", "0"], "--reps 0");
     assert_refused(&fx, &["run", "--timeout", "0"], "--timeout");
+    assert_refused(
+        &fx,
+        &["run", "--export-json", "/dev/null/x.json"],
+        "/dev/null is not a directory",
+    );
+    assert_refused(
+        &fx,
+        &["run", "--report-dir", "/dev/null/r"],
+        "/dev/null is not a directory",
+    );
     // Clap's own errors (an unknown flag, a bad order) are exit 2 too.
     let out = fx.run(&["run", "--order", "sideways"]);
     assert_eq!(out.status.code(), Some(2));
