@@ -68,7 +68,7 @@ pub(crate) struct Scheduler {
     pub(crate) injector: Injector<Task>,
     pub(crate) stealers: Box<[Stealer<Task>]>,
     pub(crate) sleepers: Sleepers,
-    pub(crate) stats: Box<[CachePadded<WorkerStats>]>,
+    pub(crate) stats: Box<[Arc<CachePadded<WorkerStats>>]>,
     pub(crate) external: CachePadded<ExternalStats>,
     pub(crate) quiescence: Quiescence,
     shutdown: AtomicBool,
@@ -97,7 +97,7 @@ impl Scheduler {
             stealers: seeds.iter().map(|s| s.queue.stealer()).collect(),
             sleepers: Sleepers::new(seeds.iter().map(|s| s.parker.unparker().clone()).collect()),
             stats: (0..threads)
-                .map(|_| CachePadded::new(WorkerStats::default()))
+                .map(|_| Arc::new(CachePadded::new(WorkerStats::default())))
                 .collect(),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),

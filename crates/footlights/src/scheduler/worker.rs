@@ -11,6 +11,7 @@ use std::ptr;
 use std::sync::Arc;
 
 use crossbeam_deque::Steal;
+use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Parker;
 
 use super::{Task, WorkerSeed};
@@ -43,6 +44,9 @@ pub(crate) fn with_current<R>(shared: &Arc<Shared>, f: impl FnOnce(Option<&Worke
 /// The state of one worker thread. It lives on the worker's stack.
 pub(crate) struct Worker {
     pub(crate) shared: Arc<Shared>,
+    /// This worker's counters (also in `shared`, for readers): one pointer away, since
+    /// they are bumped several times per message.
+    stats: Arc<CachePadded<WorkerStats>>,
     index: usize,
     queue: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
@@ -55,6 +59,7 @@ pub(crate) struct Worker {
 impl Worker {
     pub(crate) fn new(shared: Arc<Shared>, seed: WorkerSeed) -> Self {
         Worker {
+            stats: Arc::clone(&shared.sched.stats[seed.index]),
             shared,
             index: seed.index,
             queue: seed.queue,
@@ -68,7 +73,7 @@ impl Worker {
 
     /// This worker's counters.
     pub(crate) fn stats(&self) -> &WorkerStats {
-        &self.shared.sched.stats[self.index]
+        &self.stats
     }
 
     /// Messages per turn.
