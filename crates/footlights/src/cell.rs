@@ -112,10 +112,11 @@ impl<A: Actor> ActorCell<A> {
 
     /// Called when an address is dropped; the last one lets the actor be collected.
     pub(crate) fn release_addr(self: &Arc<Self>) {
-        if self.addrs.fetch_sub(1, Ordering::SeqCst) == 1 {
-            if !self.stopped.load(Ordering::Acquire) && self.mailbox.try_claim() {
-                self.shared.schedule(self.clone());
-            }
+        if self.addrs.fetch_sub(1, Ordering::SeqCst) == 1
+            && !self.stopped.load(Ordering::Acquire)
+            && self.mailbox.try_claim()
+        {
+            self.shared.schedule(self.clone());
         }
     }
 
