@@ -157,7 +157,8 @@ pub fn resolve_points(
     Ok(out)
 }
 
-/// Checks `--cores`: each between 1 and the number of CPUs; empty means all counts.
+/// Checks `--cores`: each between 1 and the number of CPUs; empty means all counts. The
+/// result is ascending, without repeats.
 pub fn resolve_cores(cores: &[usize], flag: &str) -> Result<Vec<usize>, UsageError> {
     let available = exec::allowed_cpus().len();
     if cores.is_empty() {
@@ -180,6 +181,7 @@ pub fn resolve_cores(cores: &[usize], flag: &str) -> Result<Vec<usize>, UsageErr
             out.push(k);
         }
     }
+    out.sort_unstable();
     Ok(out)
 }
 
