@@ -339,6 +339,20 @@ mod tests {
     }
 
     #[test]
+    fn a_long_chameneos_line_is_fine() {
+        let counts = vec!["2"; 100_000].join(",");
+        let line = format!("result bench=chameneos check=200000 counts={counts}\n");
+        let j = judge(
+            "chameneos",
+            &p("creatures=100000 meetings=100000"),
+            &line,
+            false,
+        );
+        assert_eq!(j.verdict, Verdict::Ok);
+        assert_eq!(j.fairness.unwrap().jain, 1.0);
+    }
+
+    #[test]
     fn judges_answers() {
         let params = p("actors=3 hops=10");
         assert_eq!(

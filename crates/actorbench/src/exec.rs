@@ -7,7 +7,8 @@
 //!    can be killed at once) and `sched_setaffinity` to the first `k` CPUs the harness
 //!    may use (what `taskset` did in the thesis). Affinity is inherited by every thread
 //!    and child the program makes.
-//! 2. Two threads drain stdout and stderr into [`Captured`] buffers (capped).
+//! 2. Two threads drain stdout and stderr into [`Captured`] buffers (capped: the first
+//!    16 MiB and last 64 KiB of stdout, the first and last 64 KiB of stderr).
 //! 3. A watchdog thread sleeps until the deadline; if the run is still going it kills
 //!    the process group with `SIGKILL`.
 //! 4. The harness blocks in `waitid(WEXITED | WNOWAIT)`: the child has exited but is not
@@ -31,8 +32,11 @@ use std::time::{Duration, Instant};
 use crate::capture::{self, Captured};
 use crate::measure::Measurement;
 
-/// Bytes of stdout kept from the start and from the end.
-pub const STDOUT_KEEP: usize = 64 * 1024;
+/// Bytes of stdout kept from the start: room for a chameneos result line with a million
+/// creatures' counts (about 8 MB), still a fixed bound for a program that floods.
+pub const STDOUT_HEAD: usize = 16 * 1024 * 1024;
+/// Bytes of stdout kept from the end.
+pub const STDOUT_TAIL: usize = 64 * 1024;
 /// Bytes of stderr kept from the start and from the end.
 pub const STDERR_KEEP: usize = 64 * 1024;
 
@@ -207,7 +211,7 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
         guard.kill(Killed::Interrupted);
     }
 
-    let out = Arc::new(Mutex::new(Captured::new(STDOUT_KEEP, STDOUT_KEEP)));
+    let out = Arc::new(Mutex::new(Captured::new(STDOUT_HEAD, STDOUT_TAIL)));
     let err = Arc::new(Mutex::new(Captured::new(STDERR_KEEP, STDERR_KEEP)));
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let mut readers = 0;

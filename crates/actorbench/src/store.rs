@@ -287,6 +287,7 @@ impl Store {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
             .or_else(|_| Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY))
             .map_err(|e| bad(e.to_string()))?;
+        let _ = conn.busy_timeout(std::time::Duration::from_secs(10));
         let store = Store {
             conn,
             path: path.to_path_buf(),

@@ -37,7 +37,7 @@ case $mode in
   fail) echo "boom: deliberate failure" >&2; exit 3 ;;
   crash) kill -SEGV $$ ;;
   hang) sleep 1000 ;;
-  flood) yes floodfloodfloodfloodfloodflood | head -c 30000000; answer "" ;;
+  flood) yes floodfloodfloodfloodfloodflood | head -c 40000000; answer "" ;;
   alloc) exec python3 -c "x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 ))')" ;;
   cpus) answer " cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2) threads=$FAKE_THREADS" ;;
   slow) sleep 0.3; answer "" ;;
