@@ -5,9 +5,13 @@
 //! Every worker is a [`Worker`] actor; one [`Sink`] actor collects their reports and
 //! answers the main thread. Main splits the workers into neighbourhoods of `hood` (the last
 //! may be smaller), spawns each neighbourhood, and hands every member the addresses of its
-//! neighbourhood as one shared, immutable slice ([`Msg::Start`]): a worker names a
+//! neighbourhood as one shared, immutable slice ([`Msg::Join`]): a worker names a
 //! neighbour by its index in that slice, so a ping carries only the sender's index and no
 //! address has to be cloned per message.
+//!
+//! Only when every member of a neighbourhood has been sent its `Join` does main send them
+//! [`Msg::Go`]. A ping can only follow some member's `Go`, which main sent after every
+//! `Join`, so each worker knows its neighbourhood before any ping reaches it.
 //!
 //! A worker pings a neighbour chosen uniformly at random among the others (itself if it is
 //! alone), and pings again only when the pong has come back. A worker answers every ping it
@@ -33,7 +37,7 @@ use crate::run;
 pub struct Worker {
     /// Its index in its neighbourhood.
     index: u32,
-    /// Its neighbourhood, itself included; set by [`Msg::Start`].
+    /// Its neighbourhood, itself included; set by [`Msg::Join`].
     hood: Arc<[Addr<Worker>]>,
     /// Pongs still to receive.
     left: u64,
@@ -45,8 +49,10 @@ pub struct Worker {
 
 /// What a worker receives.
 pub enum Msg {
-    /// The neighbourhood: start pinging.
-    Start(Arc<[Addr<Worker>]>),
+    /// The neighbourhood, itself included.
+    Join(Arc<[Addr<Worker>]>),
+    /// Start pinging.
+    Go,
     /// A ping from the neighbour with this index: answer with a pong.
     Ping(u32),
     /// The answer to this worker's ping.
@@ -77,12 +83,13 @@ impl Actor for Worker {
 
     fn handle(&mut self, _ctx: &mut Context<Self>, msg: Msg) {
         match msg {
-            Msg::Start(hood) => {
-                self.hood = hood;
-                self.next_ping();
-            }
+            Msg::Join(hood) => self.hood = hood,
+            Msg::Go => self.next_ping(),
             Msg::Ping(from) => {
-                let _ = self.hood[from as usize].send(Msg::Pong);
+                // Every neighbour is in the slice (see the module docs on `Join`).
+                if let Some(neighbour) = self.hood.get(from as usize) {
+                    let _ = neighbour.send(Msg::Pong);
+                }
             }
             Msg::Pong => {
                 self.pongs += 1;
@@ -173,10 +180,14 @@ pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
                 })
             })
             .collect();
+        let stopped = |_| "a worker stopped before it started".to_string();
         for member in members.iter() {
             member
-                .send(Msg::Start(Arc::clone(&members)))
-                .map_err(|_| "a worker stopped before it started".to_string())?;
+                .send(Msg::Join(Arc::clone(&members)))
+                .map_err(stopped)?;
+        }
+        for member in members.iter() {
+            member.send(Msg::Go).map_err(stopped)?;
         }
         first += size;
     }

@@ -133,6 +133,16 @@ fn chameneos_reports_every_creature_even_idle_ones() {
     }
 }
 
+/// Several neighbourhoods starting at once: a ping must never reach a worker before it
+/// knows its neighbourhood (a start-up race seen once at workers=4000 on two threads).
+#[test]
+fn big_neighbourhoods_start_cleanly() {
+    for _ in 0..5 {
+        let run = suite(&["big", "workers=3000", "pings=5", "hood=100"], Some("2"));
+        assert_eq!(run.stdout, "result bench=big check=15000\n", "{run:?}");
+    }
+}
+
 /// docs/vectors.tsv is a byte-for-byte copy of the shared spec's vectors.tsv (checked
 /// whenever the shared directory sits beside the repository, as in CI).
 #[test]
