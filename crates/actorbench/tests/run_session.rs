@@ -317,3 +317,30 @@ fn budget_stops_at_a_round_boundary() {
     let bad = fx.run(&["run", "--budget", "10", "--order", "grouped"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_program_that_cannot_start_is_a_recorded_failure() {
+    let extra = "[[implementation]]\nname = \"nobinary\"\nlanguage = \"sh\"\nrun = \"./not-built-yet {bench} {params}\"\n\
+                 threads_env = \"T\"\n";
+    let fx = Fixture::with(&["right"], extra);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("nobinary 1 core rep 1: spawn (could not start ./not-built-yet"),
+        "{stdout}"
+    );
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let runs = store.runs(1).unwrap();
+    assert_eq!(runs_of(&runs, "nobinary")[0].status, "spawn");
+    assert_eq!(runs_of(&runs, "right")[0].status, "ok");
+}
