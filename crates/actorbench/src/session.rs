@@ -320,11 +320,12 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     })?;
     eprintln!("session {session}: results go to {}", db.display());
     let mut runnable: Vec<&Implementation> = Vec::new();
+    let mut builds = toolchain::Builds::default();
     for (imp, version) in &available {
         if exec::interrupted() {
             break;
         }
-        if let Some(cmd) = &imp.build {
+        if let Some(cmd) = imp.build.as_ref().filter(|_| !builds.has(imp)) {
             eprintln!(
                 "building {} ({}): {cmd}",
                 imp.name,
@@ -335,7 +336,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
                 }
             );
         }
-        let built = toolchain::build(imp, &suite.dir);
+        let built = builds.build(imp, &suite.dir);
         let rec = records
             .iter_mut()
             .find(|r| r.name == imp.name)

@@ -105,6 +105,36 @@ pub fn build(imp: &Implementation, dir: &Path) -> Built {
     }
 }
 
+/// The builds of one session: a build command shared by several implementations (the
+/// Rust peers share one workspace) runs once, and its result is reused.
+#[derive(Debug, Default)]
+pub struct Builds {
+    done: Vec<(String, Built)>,
+}
+
+impl Builds {
+    /// Builds `imp` unless its build command already ran (then that result is reused).
+    pub fn build(&mut self, imp: &Implementation, dir: &Path) -> Built {
+        if let Some(cmd) = &imp.build
+            && let Some((_, b)) = self.done.iter().find(|(c, _)| c == cmd)
+        {
+            return b.clone();
+        }
+        let b = build(imp, dir);
+        if let Some(cmd) = &imp.build {
+            self.done.push((cmd.clone(), b.clone()));
+        }
+        b
+    }
+
+    /// Whether `imp`'s build command already ran.
+    pub fn has(&self, imp: &Implementation) -> bool {
+        imp.build
+            .as_ref()
+            .is_some_and(|cmd| self.done.iter().any(|(c, _)| c == cmd))
+    }
+}
+
 fn first_line(s: &str) -> Option<String> {
     s.lines()
         .map(str::trim)

@@ -218,6 +218,7 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
         threads,
         BAD_INPUTS.len()
     );
+    let mut builds = toolchain::Builds::default();
     let mut t = Tally {
         passed: 0,
         failed: Vec::new(),
@@ -237,10 +238,10 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
             }
             continue;
         }
-        if let Some(cmd) = &imp.build {
+        if let Some(cmd) = imp.build.as_ref().filter(|_| !builds.has(imp)) {
             eprintln!("building {}: {cmd}", imp.name);
         }
-        let built = toolchain::build(imp, &suite.dir);
+        let built = builds.build(imp, &suite.dir);
         if !built.ok {
             let tail: Vec<&str> = built.tail.lines().rev().take(10).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();

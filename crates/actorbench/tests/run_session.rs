@@ -344,3 +344,29 @@ fn a_program_that_cannot_start_is_a_recorded_failure() {
     assert_eq!(runs_of(&runs, "nobinary")[0].status, "spawn");
     assert_eq!(runs_of(&runs, "right")[0].status, "ok");
 }
+
+#[test]
+fn a_shared_build_command_runs_once() {
+    let block = |name: &str| {
+        format!(
+            "[[implementation]]\nname = \"{name}\"\nlanguage = \"sh\"\nbuild = \"echo built >> builds.log\"\n\
+             run = \"./fake.sh right {{bench}} {{params}}\"\nthreads_env = \"T\"\n\n"
+        )
+    };
+    let fx = Fixture::with(&[], &(block("one") + &block("two")));
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(
+        std::fs::read_to_string(fx.path().join("builds.log")).unwrap(),
+        "built\n"
+    );
+}
