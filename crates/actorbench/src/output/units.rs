@@ -11,8 +11,26 @@ pub fn seconds(s: f64) -> String {
     } else if s < 100.0 {
         format!("{s:.3} s")
     } else {
-        let m = (s / 60.0).floor();
-        format!("{m:.0}m {:02.0}s", s - m * 60.0)
+        let total = s.round();
+        let m = (total / 60.0).floor();
+        format!("{m:.0}m {:02.0}s", total - m * 60.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_units() {
+        assert_eq!(seconds(119.6), "2m 00s");
+        assert_eq!(seconds(125.0), "2m 05s");
+        assert_eq!(seconds(0.0123), "12.3 ms");
+        assert_eq!(seconds(f64::NAN), "-");
+        assert_eq!(bytes(3.0 * 1024.0 * 1024.0), "3.0 MiB");
+        assert_eq!(count(12_345.0), "12.3k");
+        assert_eq!(ratio(1.0), "1.00x");
+        assert_eq!(percent(1.87), "187%");
     }
 }
 
