@@ -53,7 +53,10 @@ pub fn await_answer<T>(system: &System, mut reply: Reply<T>, what: &str) -> Resu
     loop {
         if let Poll::Ready(outcome) = Pin::new(&mut reply).poll(&mut cx) {
             return outcome.map_err(|_| {
-                format!("{what} never came: the actor holding the reply dropped it unanswered")
+                format!(
+                    "{what} never came: the actor holding the reply dropped it unanswered{}",
+                    dead_letters(system)
+                )
             });
         }
         if system.is_quiescent() {
@@ -62,17 +65,28 @@ pub fn await_answer<T>(system: &System, mut reply: Reply<T>, what: &str) -> Resu
             }
             return Err(format!(
                 "the run is stuck: every actor is idle and no message is in flight, \
-                 but {what} never came"
+                 but {what} never came{}",
+                dead_letters(system)
             ));
         }
         let now = Instant::now();
         if now >= deadline {
             return Err(format!(
-                "{what} did not come within {} s",
-                DEADLINE.as_secs()
+                "{what} did not come within {} s{}",
+                DEADLINE.as_secs(),
+                dead_letters(system)
             ));
         }
         thread::park_timeout(LOOK_EVERY.min(deadline - now));
+    }
+}
+
+/// A note on messages that reached stopped actors and were dropped, if there were any: the
+/// usual trace of an answer that went missing.
+fn dead_letters(system: &System) -> String {
+    match system.metrics().dead_letters {
+        0 => String::new(),
+        n => format!(" ({n} messages reached stopped actors and were dropped)"),
     }
 }
 
