@@ -86,6 +86,7 @@ pub fn await_answer<T>(system: &System, mut reply: Reply<T>, what: &str) -> Resu
 fn dead_letters(system: &System) -> String {
     match system.metrics().dead_letters {
         0 => String::new(),
+        1 => " (1 message reached a stopped actor and was dropped)".to_owned(),
         n => format!(" ({n} messages reached stopped actors and were dropped)"),
     }
 }
