@@ -17,23 +17,6 @@ pub fn seconds(s: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_units() {
-        assert_eq!(seconds(119.6), "2m 00s");
-        assert_eq!(seconds(125.0), "2m 05s");
-        assert_eq!(seconds(0.0123), "12.3 ms");
-        assert_eq!(seconds(f64::NAN), "-");
-        assert_eq!(bytes(3.0 * 1024.0 * 1024.0), "3.0 MiB");
-        assert_eq!(count(12_345.0), "12.3k");
-        assert_eq!(ratio(1.0), "1.00x");
-        assert_eq!(percent(1.87), "187%");
-    }
-}
-
 /// Bytes as `512 KiB`, `3.1 MiB`, `1.20 GiB`; `-` for NaN.
 pub fn bytes(b: f64) -> String {
     if !b.is_finite() {
@@ -75,5 +58,22 @@ pub fn percent(u: f64) -> String {
         format!("{:.0}%", u * 100.0)
     } else {
         "-".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_units() {
+        assert_eq!(seconds(119.6), "2m 00s");
+        assert_eq!(seconds(125.0), "2m 05s");
+        assert_eq!(seconds(0.0123), "12.3 ms");
+        assert_eq!(seconds(f64::NAN), "-");
+        assert_eq!(bytes(3.0 * 1024.0 * 1024.0), "3.0 MiB");
+        assert_eq!(count(12_345.0), "12.3k");
+        assert_eq!(ratio(1.0), "1.00x");
+        assert_eq!(percent(1.87), "187%");
     }
 }
