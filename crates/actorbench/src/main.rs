@@ -65,6 +65,9 @@ enum Command {
         /// Seconds each process may take.
         #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
         timeout: f64,
+        /// Do not run the build commands; use the programs as they are.
+        #[arg(long)]
+        no_build: bool,
     },
     /// Write the HTML report (figures as SVG) of a stored session.
     Report {
@@ -161,6 +164,9 @@ struct RunArgs {
     /// Do not write the HTML report.
     #[arg(long)]
     no_report: bool,
+    /// Do not run the build commands; use the programs as they are.
+    #[arg(long)]
+    no_build: bool,
     /// Where to write the report (default: report/ beside the database).
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
@@ -191,6 +197,7 @@ fn main() -> ExitCode {
             export_csv: a.export_csv,
             export_markdown: a.export_markdown,
             no_report: a.no_report,
+            no_build: a.no_build,
             report_dir: a.report_dir,
         }),
         Command::List => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
@@ -208,12 +215,14 @@ fn main() -> ExitCode {
             threads,
             vectors,
             timeout,
+            no_build,
         } => verify::run(&verify::VerifyOptions {
             suite: cli.suite,
             implementations,
             threads,
             vectors,
             timeout,
+            no_build,
         }),
         Command::Report { session, out } => {
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())

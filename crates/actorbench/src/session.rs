@@ -71,6 +71,8 @@ pub struct RunOptions {
     pub export_markdown: Option<PathBuf>,
     /// `--no-report`.
     pub no_report: bool,
+    /// `--no-build`: run the programs as they are.
+    pub no_build: bool,
     /// `--report-dir`.
     pub report_dir: Option<PathBuf>,
 }
@@ -320,7 +322,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     })?;
     eprintln!("session {session}: results go to {}", db.display());
     let mut runnable: Vec<&Implementation> = Vec::new();
-    let mut builds = toolchain::Builds::default();
+    let mut builds = toolchain::Builds::new(opts.no_build);
     for (imp, version) in &available {
         if exec::interrupted() {
             break;

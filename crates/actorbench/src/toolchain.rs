@@ -110,11 +110,28 @@ pub fn build(imp: &Implementation, dir: &Path) -> Built {
 #[derive(Debug, Default)]
 pub struct Builds {
     done: Vec<(String, Built)>,
+    skip: bool,
 }
 
 impl Builds {
+    /// The builds of a session; with `skip` (`--no-build`) nothing is built and every
+    /// program is taken as it is.
+    pub fn new(skip: bool) -> Self {
+        Builds {
+            done: Vec::new(),
+            skip,
+        }
+    }
+
     /// Builds `imp` unless its build command already ran (then that result is reused).
     pub fn build(&mut self, imp: &Implementation, dir: &Path) -> Built {
+        if self.skip {
+            return Built {
+                ok: true,
+                seconds: 0.0,
+                tail: String::new(),
+            };
+        }
         if let Some(cmd) = &imp.build
             && let Some((_, b)) = self.done.iter().find(|(c, _)| c == cmd)
         {
@@ -127,11 +144,13 @@ impl Builds {
         b
     }
 
-    /// Whether `imp`'s build command already ran.
+    /// Whether `imp` needs no build now: its build command already ran, or builds are off.
     pub fn has(&self, imp: &Implementation) -> bool {
-        imp.build
-            .as_ref()
-            .is_some_and(|cmd| self.done.iter().any(|(c, _)| c == cmd))
+        self.skip
+            || imp
+                .build
+                .as_ref()
+                .is_some_and(|cmd| self.done.iter().any(|(c, _)| c == cmd))
     }
 }
 

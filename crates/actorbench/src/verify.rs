@@ -41,6 +41,8 @@ pub struct VerifyOptions {
     pub vectors: Option<PathBuf>,
     /// `--timeout` in seconds, per process.
     pub timeout: f64,
+    /// `--no-build`: run the programs as they are.
+    pub no_build: bool,
 }
 
 /// One line of the vectors file.
@@ -218,7 +220,7 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
         threads,
         BAD_INPUTS.len()
     );
-    let mut builds = toolchain::Builds::default();
+    let mut builds = toolchain::Builds::new(opts.no_build);
     let mut t = Tally {
         passed: 0,
         failed: Vec::new(),

@@ -370,3 +370,27 @@ fn a_shared_build_command_runs_once() {
         "built\n"
     );
 }
+
+#[test]
+fn no_build_runs_the_programs_as_they_are() {
+    let extra = "[[implementation]]\nname = \"broken\"\nlanguage = \"sh\"\nbuild = \"exit 1\"\n\
+                 run = \"./fake.sh right {bench} {params}\"\nthreads_env = \"T\"\n";
+    let fx = Fixture::with(&[], extra);
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+        "--no-build",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        !stderr.contains("building") && stdout.contains("1/1"),
+        "{stdout}{stderr}"
+    );
+}
