@@ -80,7 +80,9 @@ impl<A: Actor> Addr<A> {
     pub fn send(&self, msg: A::Msg) -> Result<(), SendError<A::Msg>> {
         self.cell.deliver(Envelope::Msg(msg)).map_err(|e| match e {
             Envelope::Msg(m) => SendError(m),
-            Envelope::Call(_) => unreachable!("a message comes back as it went"),
+            Envelope::Call(_) | Envelope::Collect(_) => {
+                unreachable!("a message comes back as it went")
+            }
         })
     }
 
@@ -100,7 +102,9 @@ impl<A: Actor> Addr<A> {
             .deliver(Envelope::Call(call))
             .map_err(|e| match e {
                 Envelope::Call(c) => c,
-                Envelope::Msg(_) => unreachable!("a call comes back as it went"),
+                Envelope::Msg(_) | Envelope::Collect(_) => {
+                    unreachable!("a call comes back as it went")
+                }
             })
     }
 

@@ -12,28 +12,45 @@
 //! 4. Otherwise it tries to mark its mailbox idle. That fails only if a push is halfway
 //!    through, and then the actor stays scheduled and goes to the back of the queue.
 //!
+//! # Who owns the actor while it is scheduled or idle
+//!
+//! The cell is reference counted. Besides its addresses, exactly one reference belongs to
+//! its scheduling state: while the actor is scheduled it is the run-queue entry (the task a
+//! worker runs); while it is idle, the idle state itself holds it (a worker going idle keeps
+//! it with `Arc::into_raw`). The push that finds the actor idle takes that same reference
+//! over as its task ([`ActorCell::take_idle_reference`]). So scheduling and going idle cost
+//! no reference-count traffic at all: a hop is the mailbox's swap and mark-idle exchange.
+//! A worker never touches the cell after marking it idle, since another worker may already
+//! run it, or stop and free it.
+//!
 //! # Garbage collection
 //!
-//! The cell counts its [`crate::Addr`]s. The address dropped last tries to claim the actor if
-//! it is idle ([`crate::mailbox::Mailbox::try_claim`]) and schedules it, so that its next turn
-//! finds rule 3. If the actor was busy, the worker running it finds rule 3 at the end of
-//! its turn instead. The one race (the last address goes while the turn is ending) is closed
-//! by the worker checking the count again after it marks the mailbox idle: both sides
-//! publish first and look second, all four operations `SeqCst`, so in their single total
-//! order at least one of them sees the other, and the claim lets only one of them schedule.
+//! The cell counts its [`crate::Addr`]s, in one atomic word with a *generation*: how many
+//! times the count has fallen to zero. The address dropped last pushes a `Collect` signal,
+//! carrying the new generation, through the mailbox. Going through the mailbox is what makes
+//! it exact: the push either finds the actor idle (and schedules it, like any message) or
+//! finds it scheduled (and its worker will pop the signal), so it cannot be missed; and
+//! every message sent before that address went away is ahead of it in the queue. A handler
+//! may make a new address ([`crate::Context::addr`], or a pending [`crate::Context::then`])
+//! after the count fell to zero; its messages may then sit behind the signal. So the actor
+//! stops only if, when its turn reaches the signal, the count is zero *and* the generation
+//! is still the signal's: no address has existed since, so every message ever sent to it has
+//! been handled, and nothing can reach it again.
 //!
 //! # Stopping
 //!
-//! A stopping actor is marked stopped (new sends fail and give the message back), runs its
-//! `stopped` hook, and drops its state. A message that slipped in between a sender's check
-//! and the mark still schedules the actor, whose turn then drops it as a dead letter; it is
-//! counted in [`crate::Metrics::dead_letters`], never lost without trace.
+//! A stopping actor is marked stopped (later sends fail and give the message back), runs
+//! its `stopped` hook, drops its state and its queued messages, and leaves the scheduled
+//! state for good without marking its mailbox idle. A message that slipped in between a
+//! sender's check and the mark can therefore never schedule it again; it stays in the
+//! mailbox until the cell is freed and is then counted in
+//! [`crate::Metrics::dead_letters`], never lost without trace.
 
 use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::mailbox::Mailbox;
 use crate::metrics::bump;
@@ -49,7 +66,14 @@ pub(crate) type Call<A> = Box<dyn for<'c> FnOnce(&mut A, &mut Context<'c, A>) + 
 pub(crate) enum Envelope<A: Actor> {
     Msg(A::Msg),
     Call(Call<A>),
+    /// The last address was dropped, making this generation (see the module documentation).
+    Collect(u32),
 }
+
+/// The address count's bits in `ActorCell::addrs`.
+const ADDR_COUNT: u64 = 0xFFFF_FFFF;
+/// One generation in `ActorCell::addrs`.
+const GENERATION: u64 = 1 << 32;
 
 struct State<A> {
     actor: Option<A>,
@@ -59,7 +83,8 @@ struct State<A> {
 /// An actor's home: shared by its addresses, its run-queue entries and its turn.
 pub(crate) struct ActorCell<A: Actor> {
     mailbox: Mailbox<Envelope<A>>,
-    addrs: AtomicUsize,
+    /// Live addresses (low 32 bits) and the generation (high 32 bits); see the module docs.
+    addrs: AtomicU64,
     stopped: AtomicBool,
     handled: AtomicU64,
     state: UnsafeCell<State<A>>,
@@ -78,7 +103,7 @@ impl<A: Actor> ActorCell<A> {
     pub(crate) fn spawn(shared: &Arc<Shared>, actor: A) -> Addr<A> {
         let cell = Arc::new(ActorCell {
             mailbox: Mailbox::new(),
-            addrs: AtomicUsize::new(1),
+            addrs: AtomicU64::new(1),
             stopped: AtomicBool::new(false),
             handled: AtomicU64::new(0),
             state: UnsafeCell::new(State {
@@ -101,23 +126,63 @@ impl<A: Actor> ActorCell<A> {
             return Err(envelope);
         }
         let was_idle = self.mailbox.push(envelope);
+        // SAFETY: called only when this push found the actor idle.
         self.shared
-            .sent_and_maybe_schedule(was_idle, || self.clone());
+            .sent_and_maybe_schedule(was_idle, || unsafe { self.take_idle_reference() });
         Ok(())
     }
 
+    /// The reference the idle state owns, as a task to schedule.
+    ///
+    /// # Safety
+    /// Only the party whose push found the actor idle may call this, once.
+    unsafe fn take_idle_reference(self: &Arc<Self>) -> Task {
+        // SAFETY: the idle state owns one strong reference, kept by `go_idle` with
+        // `Arc::into_raw` (or, at spawn, never needed: a new actor starts scheduled). The
+        // caller's push cleared the idle bit, so it alone takes that reference over;
+        // `Arc::as_ptr` is the pointer `into_raw` returned.
+        let cell: Arc<Self> = unsafe { Arc::from_raw(Arc::as_ptr(self)) };
+        cell
+    }
+
     pub(crate) fn add_addr(&self) {
+        // An address exists already (the one cloned, or the running actor's own cell), so
+        // the count is not zero and the generation is untouched.
         self.addrs.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Called when an address is dropped; the last one lets the actor be collected.
+    /// Called when an address is dropped; the last one sends the collect signal.
     pub(crate) fn release_addr(self: &Arc<Self>) {
-        if self.addrs.fetch_sub(1, Ordering::SeqCst) == 1
-            && !self.stopped.load(Ordering::Acquire)
-            && self.mailbox.try_claim()
+        let mut current = self.addrs.load(Ordering::Relaxed);
+        let generation = loop {
+            let last = current & ADDR_COUNT == 1;
+            let next = if last {
+                (current & !ADDR_COUNT).wrapping_add(GENERATION)
+            } else {
+                current - 1
+            };
+            match self.addrs.compare_exchange_weak(
+                current,
+                next,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) if last => break (next >> 32) as u32,
+                Ok(_) => return,
+                Err(seen) => current = seen,
+            }
+        };
+        if !self.stopped.load(Ordering::Acquire) && self.mailbox.push(Envelope::Collect(generation))
         {
-            self.shared.schedule(self.clone());
+            // SAFETY: this push found the actor idle.
+            self.shared.schedule(unsafe { self.take_idle_reference() });
         }
+    }
+
+    /// Whether a `Collect` signal of `generation` finds the actor unreachable for good.
+    fn unreachable_since(&self, generation: u32) -> bool {
+        let word = self.addrs.load(Ordering::Acquire);
+        word & ADDR_COUNT == 0 && (word >> 32) as u32 == generation
     }
 
     pub(crate) fn is_stopped(&self) -> bool {
@@ -141,9 +206,10 @@ impl<A: Actor> ActorCell<A> {
         });
     }
 
-    /// Stops the actor on this worker: mark, hook, drop state, drain, go idle.
+    /// Stops the actor on this worker: mark, hook, drop state and queued messages, and
+    /// leave the scheduled state for good (the mailbox is never marked idle again).
     fn stop(self: Arc<Self>, state: &mut State<A>, worker: &Worker) {
-        self.stopped.store(true, Ordering::SeqCst);
+        self.stopped.store(true, Ordering::Release);
         if let Some(mut actor) = state.actor.take() {
             let mut ctx = Context::new(&self, true);
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -155,59 +221,70 @@ impl<A: Actor> ActorCell<A> {
             }
         }
         bump(&worker.stats().stopped);
-        self.drain_and_idle(worker);
+        // SAFETY: this worker runs the actor's turn, so it is the only consumer.
+        let dead = unsafe { self.drain() };
+        if dead > 0 {
+            self.shared.dead_letters.fetch_add(dead, Ordering::Relaxed);
+        }
+        worker.deschedule();
     }
 
-    /// Drops whatever is in a stopped actor's mailbox as dead letters, then marks it idle.
-    fn drain_and_idle(self: Arc<Self>, worker: &Worker) {
-        loop {
-            let mut dead = 0;
-            // SAFETY: this worker runs the actor's turn, so it is the only consumer.
-            while let Some(envelope) = unsafe { self.mailbox.pop() } {
-                drop(envelope);
+    /// Drops every queued envelope; returns how many were messages (not signals).
+    ///
+    /// # Safety
+    /// The caller must be the mailbox's only consumer.
+    unsafe fn drain(&self) -> u64 {
+        let mut dead = 0;
+        // SAFETY: the caller is the only consumer.
+        while let Some(envelope) = unsafe { self.mailbox.pop() } {
+            if !matches!(envelope, Envelope::Collect(_)) {
                 dead += 1;
             }
-            if dead > 0 {
-                self.shared.dead_letters.fetch_add(dead, Ordering::Relaxed);
-            }
-            // SAFETY: as above.
-            if unsafe { self.mailbox.mark_idle() } {
-                worker.deschedule();
-                return;
-            }
-            std::hint::spin_loop();
         }
+        dead
     }
 
     /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
     /// halfway through.
     fn go_idle(self: Arc<Self>, worker: &Worker) {
-        // SAFETY: this worker runs the actor's turn, so it is the only consumer.
-        if !unsafe { self.mailbox.mark_idle() } {
-            worker.requeue(self);
-            return;
+        let cell = Arc::into_raw(self);
+        // SAFETY: the reference behind `cell` is still ours, and this worker is the
+        // mailbox's only consumer.
+        if unsafe { (*cell).mailbox.mark_idle() } {
+            // The reference now belongs to the idle state. Another worker may already be
+            // running the actor, or have freed it: `cell` is not touched again.
+            worker.deschedule();
+        } else {
+            // SAFETY: not idle, so the reference is still ours: back into an Arc.
+            worker.requeue(unsafe { Arc::from_raw(cell) });
         }
-        worker.deschedule();
-        // Close the race with the last address going away as we went idle (module docs).
-        if self.addrs.load(Ordering::SeqCst) == 0 && self.mailbox.try_claim() {
-            worker.schedule(self);
+    }
+}
+
+impl<A: Actor> Drop for ActorCell<A> {
+    fn drop(&mut self) {
+        // Messages that slipped in after a stop, or that were queued at shutdown.
+        // SAFETY: `&mut self`: no producer or consumer is left.
+        let dead = unsafe { self.drain() };
+        if dead > 0 {
+            self.shared.dead_letters.fetch_add(dead, Ordering::Relaxed);
         }
     }
 }
 
 impl<A: Actor> Runnable for ActorCell<A> {
     fn run_turn(self: Arc<Self>, worker: &Worker) {
-        if self.stopped.load(Ordering::Acquire) {
-            // Late messages for a stopped actor.
-            self.drain_and_idle(worker);
-            return;
-        }
+        debug_assert!(
+            !self.stopped.load(Ordering::Relaxed),
+            "a stopped actor is never scheduled again"
+        );
         // SAFETY: this worker holds the actor's single scheduling right (see the `Sync`
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
         let mut ctx = Context::new(&self, false);
-        let mut handled = 0usize;
+        // Envelopes taken (bounded by the batch), and of those, messages handled.
+        let (mut taken, mut handled) = (0usize, 0u64);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
             let actor = state.actor.as_mut().expect("a running actor has its state");
             if !state.started {
@@ -217,12 +294,24 @@ impl<A: Actor> Runnable for ActorCell<A> {
             // SAFETY (both pops): this worker is the only consumer, as above.
             let mut next = unsafe { self.mailbox.pop() };
             while let Some(envelope) = next.take() {
-                handled += 1;
+                taken += 1;
                 match envelope {
-                    Envelope::Msg(msg) => actor.handle(&mut ctx, msg),
-                    Envelope::Call(call) => call(actor, &mut ctx),
+                    Envelope::Msg(msg) => {
+                        handled += 1;
+                        actor.handle(&mut ctx, msg);
+                    }
+                    Envelope::Call(call) => {
+                        handled += 1;
+                        call(actor, &mut ctx);
+                    }
+                    Envelope::Collect(generation) => {
+                        if self.unreachable_since(generation) {
+                            // Nobody can reach the actor any more.
+                            ctx.stopping = true;
+                        }
+                    }
                 }
-                if handled >= batch || ctx.stopping {
+                if taken >= batch || ctx.stopping {
                     return true;
                 }
                 // SAFETY: the only consumer, as above.
@@ -236,10 +325,11 @@ impl<A: Actor> Runnable for ActorCell<A> {
             false
         }));
         let stopping = ctx.stopping;
-        let n = handled as u64;
-        worker.count_handled(n);
-        self.handled
-            .store(self.handled.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+        worker.count_handled(handled);
+        self.handled.store(
+            self.handled.load(Ordering::Relaxed) + handled,
+            Ordering::Relaxed,
+        );
         match outcome {
             Err(payload) => {
                 self.report_panic(&*payload, "handle");
@@ -247,7 +337,6 @@ impl<A: Actor> Runnable for ActorCell<A> {
             }
             Ok(_) if stopping => self.stop(state, worker),
             Ok(true) => worker.requeue(self),
-            Ok(false) if self.addrs.load(Ordering::SeqCst) == 0 => self.stop(state, worker),
             Ok(false) => self.go_idle(worker),
         }
     }

@@ -23,9 +23,6 @@
 //! * Between a producer's swap and its link, the queue looks empty to the consumer even
 //!   though `head != tail`. `pop` then returns `None` and `mark_idle` fails; the consumer
 //!   keeps the actor scheduled and tries again on its next turn. Nothing is lost.
-//! * [`Mailbox::try_claim`] lets a party that holds no message (the garbage collector, when the
-//!   last address is dropped) take the scheduling right of an idle actor by clearing the
-//!   idle bit with a compare-and-swap.
 //!
 //! Memory ordering: the swap is `AcqRel` so that a producer that finds the idle bit set
 //! synchronises with the consumer's releasing `mark_idle`; together with the run queue's own
@@ -161,26 +158,8 @@ impl<T> Mailbox<T> {
     pub(crate) unsafe fn mark_idle(&self) -> bool {
         // SAFETY: consumer only.
         let tail = self.tail.with(|t| unsafe { *t });
-        // SeqCst (free on x86, where the exchange is a locked instruction anyway): the cell's
-        // garbage-collection hand-off relies on this and `try_claim`'s load being in the
-        // single total order with the address count's updates.
         self.head
-            .compare_exchange(tail, tagged(tail), Ordering::SeqCst, Ordering::Relaxed)
-            .is_ok()
-    }
-
-    /// Takes the scheduling right of an idle actor without pushing a message. Returns `true`
-    /// if the caller now must schedule it; `false` if it was not idle (whoever scheduled it
-    /// will run it).
-    pub(crate) fn try_claim(&self) -> bool {
-        let head = self.head.load(Ordering::SeqCst);
-        if !is_tagged(head) {
-            return false;
-        }
-        // Every other change to `head` clears the bit (a push or another claim), so a
-        // failed exchange means the actor got scheduled by someone else.
-        self.head
-            .compare_exchange(head, untagged(head), Ordering::SeqCst, Ordering::Relaxed)
+            .compare_exchange(tail, tagged(tail), Ordering::AcqRel, Ordering::Relaxed)
             .is_ok()
     }
 
@@ -238,17 +217,6 @@ mod tests {
         }
         assert!(m.is_idle());
         assert!(m.push(3));
-    }
-
-    #[test]
-    fn claim_only_when_idle() {
-        let m = boxed(false);
-        assert!(!m.try_claim());
-        // SAFETY: single-threaded consumer.
-        assert!(unsafe { m.mark_idle() });
-        assert!(m.try_claim());
-        assert!(!m.try_claim(), "only one claimer wins");
-        assert!(!m.push(7), "claimed means scheduled");
     }
 
     #[test]
@@ -365,9 +333,9 @@ mod loom_models {
         });
     }
 
-    /// The idle-to-scheduled hand-off: whoever learns the actor was idle (a push reporting
-    /// it, or a successful claim) runs turns until it can mark the mailbox idle. At most one
-    /// party runs the actor at a time, and no message is left behind an idle actor.
+    /// The idle-to-scheduled hand-off: whoever learns from its push that the actor was idle
+    /// runs turns until it can mark the mailbox idle. At most one party runs the actor at a
+    /// time, and no message is left behind an idle actor.
     #[test]
     fn idle_to_scheduled_hand_off() {
         loom::model(|| {
@@ -401,8 +369,7 @@ mod loom_models {
                     let (m, running, handled) =
                         (Arc::clone(&m), Arc::clone(&running), Arc::clone(&handled));
                     thread::spawn(move || {
-                        let scheduled = if i == 0 { m.push(1) } else { m.try_claim() };
-                        if scheduled {
+                        if m.push(i) {
                             run_until_idle(&m, &running, &handled);
                         }
                     })
@@ -418,7 +385,7 @@ mod loom_models {
                 m.is_idle(),
                 "every party that scheduled the actor left it idle"
             );
-            assert_eq!(handled.load(Ordering::Relaxed), 2, "no message left behind");
+            assert_eq!(handled.load(Ordering::Relaxed), 3, "no message left behind");
         });
     }
 }

@@ -255,6 +255,7 @@ impl System {
             let _ = w.join();
         }
         let m = self.metrics();
+        self.shared.sched.drain_injector();
         ShutdownReport {
             pending_messages: m.messages_pending(),
             live_actors: m.live_actors(),

@@ -509,3 +509,72 @@ fn a_dropped_reply_to_cancels_the_reply() {
         Some(Err(footlights::Canceled))
     );
 }
+
+/// A node of a small tree whose children answer with plain messages and then drop their
+/// parent's address: the answer and the last address going away race with the parent's
+/// turn ending. Garbage collection must never stop the parent before it has read them.
+struct Summer {
+    depth: u32,
+    waiting: u32,
+    sum: u64,
+    parent: Option<Result<Addr<Summer>, ReplyTo<u64>>>,
+}
+
+impl Summer {
+    fn new(depth: u32, parent: Result<Addr<Summer>, ReplyTo<u64>>) -> Self {
+        Summer {
+            depth,
+            waiting: 0,
+            sum: 0,
+            parent: Some(parent),
+        }
+    }
+
+    fn answer(&mut self, ctx: &mut Context<Self>, value: u64) {
+        match self.parent.take() {
+            Some(Ok(parent)) => drop(parent.send(value)),
+            Some(Err(main)) => drop(main.send(value)),
+            None => {}
+        }
+        ctx.stop();
+    }
+}
+
+impl Actor for Summer {
+    type Msg = u64;
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        if self.depth == 0 {
+            return self.answer(ctx, 1);
+        }
+        for _ in 0..2 {
+            ctx.spawn(Summer::new(self.depth - 1, Ok(ctx.addr())));
+            self.waiting += 1;
+        }
+    }
+    fn handle(&mut self, ctx: &mut Context<Self>, value: u64) {
+        self.sum += value;
+        self.waiting -= 1;
+        if self.waiting == 0 {
+            let sum = self.sum;
+            self.answer(ctx, sum);
+        }
+    }
+}
+
+#[test]
+fn the_last_address_dropped_after_a_send_never_loses_the_message() {
+    let system = system(2);
+    for round in 0..3_000 {
+        let (main, answer) = footlights::reply::pair();
+        // The root's own address is dropped at once: only its children hold one.
+        drop(system.spawn(Summer::new(3, Err(main))));
+        let sum = answer
+            .wait_timeout(PATIENCE)
+            .expect("answer in time")
+            .unwrap_or_else(|_| panic!("round {round}: a node was collected too early"));
+        assert_eq!(sum, 8);
+    }
+    quiet(&system);
+    assert_eq!(system.metrics().live_actors(), 0);
+    assert_eq!(system.metrics().dead_letters, 0);
+}

@@ -114,6 +114,12 @@ impl Scheduler {
 
     /// Schedules `task` from a thread that is not one of this scheduler's workers.
     pub(crate) fn schedule_external(&self, task: Task) {
+        if self.is_shutdown() {
+            // No worker will run it: release its reference now (its mailbox stays scheduled,
+            // and sends fail once the system is shut down).
+            drop(task);
+            return;
+        }
         self.external.scheduled.fetch_add(1, Ordering::Release);
         self.injector.push(task);
         self.sleepers.notify_one();
@@ -132,6 +138,12 @@ impl Scheduler {
     pub(crate) fn begin_shutdown(&self) {
         self.shutdown.store(true, Ordering::Release);
         self.sleepers.wake_all();
+    }
+
+    /// Drops the tasks left in the injector after the workers have stopped, so that the
+    /// actors they reference (which reference this scheduler) can be freed.
+    pub(crate) fn drain_injector(&self) {
+        while !matches!(self.injector.steal(), crossbeam_deque::Steal::Empty) {}
     }
 }
 
