@@ -143,7 +143,8 @@ struct RunArgs {
     #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     timeout: f64,
     /// Time budget in seconds: after each full round (every cell once), stop when the
-    /// next round would not fit; at least one measured round always runs.
+    /// next round would not fit; at least one measured round always runs. The quick
+    /// profile defaults to 600 (the main job fits in about 10 minutes); 0 means no budget.
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
     /// Run order.
@@ -190,7 +191,7 @@ fn main() -> ExitCode {
             warmup: a.warmup,
             timeout: a.timeout,
             order: a.order,
-            budget: a.budget,
+            budget: session::effective_budget(a.budget, a.profile, a.sweep, a.order),
             seed: a.shuffle_seed,
             db: cli.db,
             export_json: a.export_json,

@@ -219,6 +219,34 @@ pub fn probe<'a>(
     (available, records)
 }
 
+/// The quick profile's default time budget: the main job (`actorbench run` with no flags)
+/// runs eight implementations x twelve benchmarks x every core count, about 110 s a round
+/// on this project's 2-core machine, so five measured rounds plus a warmup would take 11 to
+/// 12 minutes; the budget keeps it to about 10 and stops at a round boundary, so every
+/// cell still has the same number of measured runs, and the session says so.
+pub const QUICK_BUDGET_SECONDS: f64 = 600.0;
+
+/// The budget a session runs with: `--budget` as given (0 meaning none), else
+/// [`QUICK_BUDGET_SECONDS`] for a plain quick-profile session in interleaved order, else none.
+pub fn effective_budget(
+    given: Option<f64>,
+    profile: crate::suite::Profile,
+    sweep: bool,
+    order: crate::plan::Order,
+) -> Option<f64> {
+    match given {
+        Some(b) if b == 0.0 => None,
+        Some(b) => Some(b),
+        None if profile == crate::suite::Profile::Quick
+            && !sweep
+            && order == crate::plan::Order::Interleaved =>
+        {
+            Some(QUICK_BUDGET_SECONDS)
+        }
+        None => None,
+    }
+}
+
 /// Runs a session; returns the process exit status (0, or 130 when interrupted).
 pub fn run(opts: &RunOptions) -> Result<i32> {
     // 1. Validate everything before writing anything.
@@ -528,4 +556,31 @@ fn progress_bar(len: u64) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+    use crate::plan::Order;
+    use crate::suite::Profile;
+
+    #[test]
+    fn the_quick_main_job_gets_a_budget_and_zero_turns_it_off() {
+        let quick = |given| effective_budget(given, Profile::Quick, false, Order::Interleaved);
+        assert_eq!(quick(None), Some(QUICK_BUDGET_SECONDS));
+        assert_eq!(quick(Some(0.0)), None);
+        assert_eq!(quick(Some(90.0)), Some(90.0));
+        assert_eq!(
+            effective_budget(None, Profile::Seed, false, Order::Interleaved),
+            None
+        );
+        assert_eq!(
+            effective_budget(None, Profile::Quick, true, Order::Interleaved),
+            None
+        );
+        assert_eq!(
+            effective_budget(None, Profile::Quick, false, Order::Random),
+            None
+        );
+    }
 }
