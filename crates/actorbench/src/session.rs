@@ -235,7 +235,7 @@ pub fn effective_budget(
     order: crate::plan::Order,
 ) -> Option<f64> {
     match given {
-        Some(b) if b == 0.0 => None,
+        Some(0.0) => None,
         Some(b) => Some(b),
         None if profile == crate::suite::Profile::Quick
             && !sweep
