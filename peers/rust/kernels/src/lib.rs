@@ -6,10 +6,12 @@
 //!   results a collector combines;
 //! - [`factor`]: trial division of the `mixed` benchmark's number, and the check of a
 //!   factorisation;
-//! - [`rng`]: the small pseudo-random generator `big`'s workers pick partners with.
+//! - [`rng`]: the small pseudo-random generator `big`'s workers pick partners with;
+//! - [`tally`]: chameneos's answer from the creatures' own reports.
 //!
 //! Nothing here sends a message: the actors do that.
 
 pub mod factor;
 pub mod fannkuch;
 pub mod rng;
+pub mod tally;

@@ -13,7 +13,7 @@
 //! own meeting count to main over a tokio channel and ends. Main gathers one report per
 //! creature: the counts in creature order, and their sum as the check.
 
-use std::fmt::Write as _;
+use peer_kernels::tally::Tally;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, cast};
 use suite_contract::Outcome;
@@ -234,29 +234,14 @@ pub async fn run(creatures: u64, meetings: u64) -> Result<Outcome, String> {
     for creature in &herd {
         cast!(creature, CreatureMsg::Start).map_err(|e| format!("starting a creature: {e}"))?;
     }
-    let mut counts = vec![None; creatures];
-    let mut met_itself = 0;
+    let mut tally = Tally::new(creatures);
     for _ in 0..creatures {
         let report = reports_rx
             .recv()
             .await
             .ok_or("creatures stopped without reporting")?;
-        counts[report.id] = Some(report.meetings);
-        met_itself += report.met_itself;
+        tally.record(report.id, report.meetings, report.met_itself)?;
     }
-    place.stop(None);
-    if met_itself > 0 {
-        return Err(format!(
-            "{met_itself} meetings paired a creature with itself"
-        ));
-    }
-    let counts: Vec<u64> = counts
-        .into_iter()
-        .map(|c| c.ok_or("a creature reported twice"))
-        .collect::<Result<_, _>>()?;
-    let mut list = String::new();
-    for (i, c) in counts.iter().enumerate() {
-        let _ = write!(list, "{}{c}", if i == 0 { "" } else { "," });
-    }
-    Ok(Outcome::new(counts.iter().sum::<u64>()).with("counts", list))
+    let (check, counts) = tally.finish()?;
+    Ok(Outcome::new(check).with("counts", counts))
 }
