@@ -97,6 +97,14 @@ impl<A: Actor> Addr<A> {
         Ok(reply)
     }
 
+    /// Sends `msg`; if the actor stopped meanwhile, counts it as a dead letter (for
+    /// deliveries whose sender has nowhere to return the message to).
+    pub(crate) fn send_or_count_dead(&self, msg: A::Msg) {
+        if self.send(msg).is_err() {
+            self.cell.count_dead_letter();
+        }
+    }
+
     pub(crate) fn call(&self, call: crate::cell::Call<A>) -> Result<(), crate::cell::Call<A>> {
         self.cell
             .deliver(Envelope::Call(call))

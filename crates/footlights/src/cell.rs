@@ -185,6 +185,10 @@ impl<A: Actor> ActorCell<A> {
         word & ADDR_COUNT == 0 && (word >> 32) as u32 == generation
     }
 
+    pub(crate) fn count_dead_letter(&self) {
+        self.shared.dead_letters.fetch_add(1, Ordering::Relaxed);
+    }
+
     pub(crate) fn is_stopped(&self) -> bool {
         self.stopped.load(Ordering::Acquire)
     }

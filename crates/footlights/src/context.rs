@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::cell::ActorCell;
-use crate::reply::{Canceled, Reply};
+use crate::reply::{Canceled, Reply, ReplyTo};
 use crate::{Actor, Addr};
 
 /// What a handler can do besides changing its own state. Passed to every
@@ -68,6 +68,61 @@ impl<'a, A: Actor> Context<'a, A> {
     /// Number of worker threads in this actor's system.
     pub fn threads(&self) -> usize {
         self.cell.shared.sched.threads()
+    }
+
+    /// A [`ReplyTo`] whose answer arrives in this actor's mailbox as the message `wrap`
+    /// makes of it (a canceled reply, whose replier dropped it, arrives as
+    /// `wrap(Err(Canceled))`). Sending on it is one push: no reply slot, no lock, no
+    /// continuation. The pending reply keeps the actor alive, like an address.
+    ///
+    /// ```
+    /// use footlights::{Actor, Canceled, Context, ReplyTo, System};
+    ///
+    /// /// Sums the answers of two children; answers whoever asked it, actor or not.
+    /// struct Node { depth: u32, waiting: u32, sum: u64, parent: Option<ReplyTo<u64>> }
+    ///
+    /// impl Actor for Node {
+    ///     type Msg = Result<u64, Canceled>;
+    ///     fn started(&mut self, ctx: &mut Context<Self>) {
+    ///         if self.depth == 0 {
+    ///             let _ = self.parent.take().expect("a parent").send(1);
+    ///             return ctx.stop();
+    ///         }
+    ///         for _ in 0..2 {
+    ///             let parent = Some(ctx.reply_to(|answer| answer));
+    ///             ctx.spawn(Node { depth: self.depth - 1, waiting: 0, sum: 0, parent });
+    ///         }
+    ///         self.waiting = 2;
+    ///     }
+    ///     fn handle(&mut self, ctx: &mut Context<Self>, answer: Self::Msg) {
+    ///         self.sum += answer.unwrap_or(0);
+    ///         self.waiting -= 1;
+    ///         if self.waiting == 0 {
+    ///             let _ = self.parent.take().expect("a parent").send(self.sum);
+    ///             ctx.stop();
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let (parent, sum) = footlights::reply::pair();
+    /// drop(system.spawn(Node { depth: 10, waiting: 0, sum: 0, parent: Some(parent) }));
+    /// assert_eq!(sum.wait()?, 1024);
+    /// # Ok(()) }
+    /// ```
+    pub fn reply_to<R: Send + 'static>(
+        &self,
+        wrap: impl FnOnce(Result<R, Canceled>) -> A::Msg + Send + 'static,
+    ) -> ReplyTo<R> {
+        let me = self.addr();
+        ReplyTo::to_actor(Box::new(move |outcome| {
+            if me.is_stopped() {
+                return outcome.map_or(Ok(()), Err);
+            }
+            me.send_or_count_dead(wrap(outcome));
+            Ok(())
+        }))
     }
 
     /// Continues with `k` when `reply` completes, without blocking this worker: `k` runs

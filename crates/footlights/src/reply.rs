@@ -12,6 +12,11 @@
 //! A `ReplyTo` dropped without an answer (say its actor stopped) cancels the reply, so
 //! nobody waits forever. The slot is a small state machine under a mutex; a reply is one
 //! uncontended lock and unlock on each side.
+//!
+//! An actor that wants its answers as ordinary messages asks for a [`ReplyTo`] from
+//! [`crate::Context::reply_to`] instead: sending on it pushes the message straight into
+//! the actor's mailbox, with no slot, no lock and no continuation. Code that answers does
+//! not need to know which kind it holds.
 
 use std::fmt;
 use std::future::Future;
@@ -41,7 +46,18 @@ struct Slot<T> {
 
 /// The answering half of a request: send the reply with [`ReplyTo::send`].
 pub struct ReplyTo<T> {
-    slot: Option<Arc<Slot<T>>>,
+    target: Option<Target<T>>,
+}
+
+/// Delivers an outcome as a message to an actor; gives a value back if the actor had
+/// already stopped.
+pub(crate) type Deliver<T> = Box<dyn FnOnce(Result<T, Canceled>) -> Result<(), T> + Send>;
+
+enum Target<T> {
+    /// A slot a [`Reply`] waits on.
+    Slot(Arc<Slot<T>>),
+    /// An actor's mailbox ([`crate::Context::reply_to`]).
+    Actor(Deliver<T>),
 }
 
 /// The waiting half of a request.
@@ -76,7 +92,7 @@ pub fn pair<T>() -> (ReplyTo<T>, Reply<T>) {
     });
     (
         ReplyTo {
-            slot: Some(Arc::clone(&slot)),
+            target: Some(Target::Slot(Arc::clone(&slot))),
         },
         Reply { slot },
     )
@@ -117,17 +133,33 @@ fn ready_state<T>(outcome: Result<T, Canceled>) -> State<T> {
 }
 
 impl<T> ReplyTo<T> {
-    /// Sends the reply. Gives the value back if the requester has dropped its [`Reply`].
+    /// A `ReplyTo` that delivers to an actor (see [`crate::Context::reply_to`]).
+    pub(crate) fn to_actor(deliver: Deliver<T>) -> Self {
+        ReplyTo {
+            target: Some(Target::Actor(deliver)),
+        }
+    }
+
+    /// Sends the reply. Gives the value back if nobody will receive it: the requester
+    /// dropped its [`Reply`], or the requesting actor has stopped.
     pub fn send(mut self, value: T) -> Result<(), T> {
-        let slot = self.slot.take().expect("a ReplyTo is sent once");
-        slot.complete(Ok(value))
+        match self.target.take().expect("a ReplyTo is sent once") {
+            Target::Slot(slot) => slot.complete(Ok(value)),
+            Target::Actor(deliver) => deliver(Ok(value)),
+        }
     }
 }
 
 impl<T> Drop for ReplyTo<T> {
     fn drop(&mut self) {
-        if let Some(slot) = self.slot.take() {
-            let _ = slot.complete(Err(Canceled));
+        match self.target.take() {
+            Some(Target::Slot(slot)) => {
+                let _ = slot.complete(Err(Canceled));
+            }
+            Some(Target::Actor(deliver)) => {
+                let _ = deliver(Err(Canceled));
+            }
+            None => {}
         }
     }
 }

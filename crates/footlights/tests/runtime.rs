@@ -578,3 +578,63 @@ fn the_last_address_dropped_after_a_send_never_loses_the_message() {
     assert_eq!(system.metrics().live_actors(), 0);
     assert_eq!(system.metrics().dead_letters, 0);
 }
+
+/// Collects answers that arrive as messages through `Context::reply_to`.
+struct Asker {
+    got: Vec<Result<u32, footlights::Canceled>>,
+    report: Option<ReplyTo<Vec<Result<u32, footlights::Canceled>>>>,
+}
+
+enum AskerMsg {
+    /// Make `n` reply handles and give them to `holder`.
+    Make(u32, std::sync::mpsc::Sender<ReplyTo<u32>>),
+    Answer(Result<u32, footlights::Canceled>),
+    Report(ReplyTo<Vec<Result<u32, footlights::Canceled>>>),
+    Stop,
+}
+
+impl Actor for Asker {
+    type Msg = AskerMsg;
+    fn handle(&mut self, ctx: &mut Context<Self>, msg: AskerMsg) {
+        match msg {
+            AskerMsg::Make(n, holder) => {
+                for _ in 0..n {
+                    let _ = holder.send(ctx.reply_to(AskerMsg::Answer));
+                }
+            }
+            AskerMsg::Answer(a) => {
+                self.got.push(a);
+                if self.got.len() == 3 {
+                    if let Some(r) = self.report.take() {
+                        let _ = r.send(std::mem::take(&mut self.got));
+                    }
+                }
+            }
+            AskerMsg::Report(r) => self.report = Some(r),
+            AskerMsg::Stop => ctx.stop(),
+        }
+    }
+}
+
+#[test]
+fn reply_to_delivers_answers_and_cancellations_as_messages() {
+    let system = system(2);
+    let asker = system.spawn(Asker {
+        got: Vec::new(),
+        report: None,
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    asker.send(AskerMsg::Make(4, tx)).unwrap();
+    let report = asker.ask(AskerMsg::Report).unwrap();
+    let handles: Vec<ReplyTo<u32>> = rx.iter().take(4).collect();
+    let mut handles = handles.into_iter();
+    handles.next().unwrap().send(7).unwrap();
+    drop(handles.next().unwrap()); // canceled: arrives as Err(Canceled)
+    handles.next().unwrap().send(9).unwrap();
+    let got = report.wait_timeout(PATIENCE).expect("in time").unwrap();
+    assert_eq!(got, vec![Ok(7), Err(footlights::Canceled), Ok(9)]);
+    // Once the asker has stopped, the last handle gives its value back.
+    asker.send(AskerMsg::Stop).unwrap();
+    quiet(&system);
+    assert_eq!(handles.next().unwrap().send(11), Err(11));
+}
