@@ -75,3 +75,8 @@ pub use context::Context;
 pub use metrics::{Metrics, WorkerMetrics};
 pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, PanicReport, ShutdownReport, System};
+
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExample;
