@@ -5,115 +5,26 @@
 //! `d = 0` answers 1; any other spawns two children with `d - 1`, naming itself as their
 //! parent. It adds the two `Sum`s they cast up, passes the total to its parent and stops,
 //! so the root answers the number of leaves, `2^depth`.
+//!
+//! The tree itself (nodes, parents, summing) is `tree.rs`, shared with fibtree and skynet.
 
-use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, cast};
 use suite_contract::Outcome;
 
-/// Messages of a node.
-pub enum NodeMsg {
-    /// A child's leaf count.
-    Sum(u64),
-}
+use crate::tree::{self, Shape};
 
-/// Where a node sends its count.
-pub enum Parent {
-    /// The parent node.
-    Node(ActorRef<NodeMsg>),
-    /// Main, for the root.
-    Main(RpcReplyPort<u64>),
-}
+/// A node with `depth` levels below it.
+struct Level(u64);
 
-impl Parent {
-    fn send(self, sum: u64) {
-        match self {
-            Parent::Node(node) => cast!(node, NodeMsg::Sum(sum)).expect("parent node stopped"),
-            Parent::Main(port) => {
-                let _ = port.send(sum);
-            }
-        }
+impl Shape for Level {
+    fn leaf(&self) -> Option<u64> {
+        (self.0 == 0).then_some(1)
     }
-}
-
-/// A node's behaviour.
-struct Node;
-
-/// A node's state.
-struct NodeState {
-    depth: u64,
-    parent: Option<Parent>,
-    pending: u32,
-    sum: u64,
-}
-
-impl NodeState {
-    fn finish(&mut self, myself: &ActorRef<NodeMsg>) {
-        if let Some(parent) = self.parent.take() {
-            parent.send(self.sum);
-        }
-        myself.stop(None);
-    }
-}
-
-impl Actor for Node {
-    type Msg = NodeMsg;
-    type State = NodeState;
-    type Arguments = (u64, Parent);
-
-    async fn pre_start(
-        &self,
-        _myself: ActorRef<NodeMsg>,
-        (depth, parent): Self::Arguments,
-    ) -> Result<NodeState, ActorProcessingErr> {
-        Ok(NodeState {
-            depth,
-            parent: Some(parent),
-            pending: 0,
-            sum: 0,
-        })
-    }
-
-    async fn post_start(
-        &self,
-        myself: ActorRef<NodeMsg>,
-        state: &mut NodeState,
-    ) -> Result<(), ActorProcessingErr> {
-        if state.depth == 0 {
-            state.sum = 1;
-            state.finish(&myself);
-            return Ok(());
-        }
-        for _ in 0..2 {
-            Actor::spawn(None, Node, (state.depth - 1, Parent::Node(myself.clone())))
-                .await
-                .expect("cannot spawn a spreading node");
-        }
-        state.pending = 2;
-        Ok(())
-    }
-
-    async fn handle(
-        &self,
-        myself: ActorRef<NodeMsg>,
-        NodeMsg::Sum(sum): NodeMsg,
-        state: &mut NodeState,
-    ) -> Result<(), ActorProcessingErr> {
-        state.sum += sum;
-        state.pending -= 1;
-        if state.pending == 0 {
-            state.finish(&myself);
-        }
-        Ok(())
+    fn children(&self) -> impl Iterator<Item = Level> + Send {
+        [Level(self.0 - 1), Level(self.0 - 1)].into_iter()
     }
 }
 
 /// Counts the leaves of a binary tree of actors of depth `depth`.
 pub async fn run(depth: u64) -> Result<Outcome, String> {
-    let (reply, answer) = ractor::concurrency::oneshot();
-    Actor::spawn(None, Node, (depth, Parent::Main(reply.into())))
-        .await
-        .map_err(|e| format!("cannot spawn the root: {e}"))?;
-    let leaves = answer
-        .await
-        .map_err(|_| "the root stopped without answering")?;
-    Ok(Outcome::new(leaves))
+    Ok(Outcome::new(tree::total(Level(depth)).await?))
 }
