@@ -28,6 +28,7 @@ mod serialmsg;
 mod skynet;
 mod spreading;
 mod threadring;
+mod tree;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
