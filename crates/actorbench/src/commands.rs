@@ -46,10 +46,17 @@ pub fn list(store: &Store) -> Result<i32> {
             .impls(s.id)?
             .into_iter()
             .map(|i| {
-                if i.status == "available" {
+                let mut notes = Vec::new();
+                if !i.variant_of.is_empty() {
+                    notes.push(format!("variant of {}", i.variant_of));
+                }
+                if i.status != "available" {
+                    notes.push(i.status);
+                }
+                if notes.is_empty() {
                     i.name
                 } else {
-                    format!("{} ({})", i.name, i.status)
+                    format!("{} ({})", i.name, notes.join(", "))
                 }
             })
             .collect();
@@ -96,11 +103,17 @@ pub fn show(store: &Store, session: Option<&str>) -> Result<i32> {
     );
     println!("command: {}", s.command_line);
     for i in &data.implementations {
-        let extra = if i.status == "available" {
+        let mut extra = if i.status == "available" {
             String::new()
         } else {
             format!(" [{}]", i.status)
         };
+        if !i.variant_of.is_empty() {
+            extra.push_str(&format!("; variant of {}", i.variant_of));
+            if !i.env.is_empty() {
+                extra.push_str(&format!(" with {}", i.env));
+            }
+        }
         println!(
             "  {} ({}): {}{extra}",
             i.name,

@@ -52,7 +52,7 @@ enum Command {
     },
     /// Run every test vector (and the bad-input cases) against implementations.
     Verify {
-        /// Implementations to verify (default: every available one).
+        /// Implementations to verify (default: every available one that is not a variant).
         #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
         implementations: Vec<String>,
         /// Thread counts to verify at (default: 1 and 2, as far as the machine has CPUs).
@@ -114,7 +114,7 @@ enum PeersAction {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Implementations to run (default: every available one).
+    /// Implementations to run (default: every available one that is not a variant).
     #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
     implementations: Vec<String>,
     /// Benchmarks to run (default: all in the suite).

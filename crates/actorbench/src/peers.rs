@@ -1,12 +1,14 @@
 //! `actorbench peers`: which implementations can run here, and installing the rest.
 //!
 //! `peers` probes each implementation's availability command and, when it passes, its
-//! version command, and prints one line each. `peers install [NAME...]` runs the
-//! `install` steps of each named (default: every) implementation that is missing, one
-//! `sh -c` step at a time in the suite's directory with the output shown as it comes,
-//! saying what it runs; the first failing step stops everything with exit status 1.
-//! Afterwards it probes again, so an install that "succeeded" without making the
-//! toolchain available is reported as a failure too.
+//! version command, and prints one line each; a configuration variant is marked with the
+//! implementation it is a variant of and its environment. `peers install [NAME...]` runs
+//! the `install` steps of each named implementation that is missing (default: every one
+//! that is not a variant, as a variant shares its base's toolchain), one `sh -c` step at a
+//! time in the suite's directory with the output shown as it comes, saying what it runs;
+//! the first failing step stops everything with exit status 1. Afterwards it probes again,
+//! so an install that "succeeded" without making the toolchain available is reported as a
+//! failure too.
 
 use std::path::Path;
 use std::process::Command;
@@ -17,12 +19,14 @@ use crate::output::table;
 use crate::suite;
 use crate::toolchain::{self, Availability};
 
-/// `actorbench peers`: prints every implementation with available/missing and its version.
+/// `actorbench peers`: prints every implementation (variants included, marked) with
+/// available/missing and its version.
 pub fn list(suite_file: Option<&Path>) -> Result<i32> {
     let suite = suite::load(&suite::locate(suite_file)?)?;
     let mut rows = vec![vec![
         "implementation".into(),
         "language".into(),
+        "variant of".into(),
         "status".into(),
         "version / install hint".into(),
     ]];
@@ -42,9 +46,20 @@ pub fn list(suite_file: Option<&Path>) -> Result<i32> {
                 ("missing".to_string(), format!("{why}; install: {hint}"))
             }
         };
-        rows.push(vec![imp.name.clone(), imp.language.clone(), status, info]);
+        let variant = match &imp.variant_of {
+            Some(base) if imp.env.is_empty() => base.clone(),
+            Some(base) => format!("{base}: {}", imp.env_words()),
+            None => "-".into(),
+        };
+        rows.push(vec![
+            imp.name.clone(),
+            imp.language.clone(),
+            variant,
+            status,
+            info,
+        ]);
     }
-    print!("{}", table::align(&rows, &[false, false, false, false]));
+    print!("{}", table::align(&rows, &[false; 5]));
     if missing > 0 {
         println!("{missing} missing: `actorbench peers install` runs their install steps");
     }

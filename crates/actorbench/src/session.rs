@@ -4,7 +4,8 @@
 //!    timeout) and open the database: any problem is a [`UsageError`] before anything is
 //!    written.
 //! 2. Probe each chosen implementation: a missing toolchain is skipped with one line
-//!    naming what is missing and how to install it.
+//!    naming what is missing and how to install it. Without `--impl` the configuration
+//!    variants (`variant_of` in the suite file) are left out, and one line names them.
 //! 3. Store the session row (host, commit, command line, versions), build each available
 //!    implementation once (a failed build is recorded and that implementation skipped).
 //! 4. Run the planned jobs in order, each judged and committed as soon as it ends, with a
@@ -200,6 +201,8 @@ pub fn probe<'a>(
             name: imp.name.clone(),
             language: imp.language.clone(),
             run_template: imp.run_template.clone(),
+            variant_of: imp.variant_of.clone().unwrap_or_default(),
+            env: imp.env_words(),
             ..Default::default()
         };
         match toolchain::availability(imp, &suite.dir) {
@@ -305,6 +308,12 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     exec::install_interrupt_handler();
 
     // 2. Probe toolchains.
+    if opts.implementations.is_empty() && !suite.variants().is_empty() {
+        eprintln!(
+            "not running configuration variants (name them with --impl): {}",
+            suite.variants_line()
+        );
+    }
     let (available, mut records) = probe(&suite, &chosen);
     if available.is_empty() {
         anyhow::bail!(

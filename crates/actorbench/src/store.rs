@@ -1,6 +1,6 @@
 //! The results store: one SQLite file holding every session and every run.
 //!
-//! Schema (version 1):
+//! Schema (version 2):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -9,7 +9,9 @@
 //!   `complete`, `interrupted`), git commit, host (CPU model, cores, memory, kernel), the
 //!   command line, the profile and settings, the suite file.
 //! - `session_impl`: per session and implementation: language, toolchain version, run
-//!   template, and whether it was available, missing or failed to build (with why).
+//!   template, and whether it was available, missing or failed to build (with why);
+//!   since version 2 also the implementation it is a configuration variant of (empty for
+//!   none) and its extra environment as `K=V` words, which is what tells variants apart.
 //! - `run`: one row per process run, warmups and failures included: its cell
 //!   (implementation, benchmark, parameters, cores), repetition, status, exit code or
 //!   signal, every figure of [`crate::measure::Measurement`], the expected and printed
@@ -27,7 +29,8 @@ use serde::Serialize;
 
 use crate::error::UsageError;
 
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE session (
     id INTEGER PRIMARY KEY,
     started_at TEXT NOT NULL,
@@ -91,7 +94,12 @@ CREATE TABLE run (
     detail TEXT NOT NULL
 );
 CREATE INDEX run_by_session ON run(session_id, bench, implementation, cores);
-"#];
+"#,
+    r#"
+ALTER TABLE session_impl ADD COLUMN variant_of TEXT NOT NULL DEFAULT '';
+ALTER TABLE session_impl ADD COLUMN env TEXT NOT NULL DEFAULT '';
+"#,
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -142,6 +150,10 @@ pub struct ImplRecord {
     pub detail: String,
     /// Its run template.
     pub run_template: String,
+    /// The implementation it is a configuration variant of, or empty.
+    pub variant_of: String,
+    /// Its extra environment as written in the suite, `K=V` words, or empty.
+    pub env: String,
 }
 
 /// One run as stored.
@@ -377,9 +389,20 @@ impl Store {
     /// Records (or updates) what a session knows about an implementation.
     pub fn put_impl(&self, session: i64, r: &ImplRecord) -> Result<()> {
         self.conn.execute(
-            "INSERT OR REPLACE INTO session_impl (session_id, name, language, version, status, detail, run_template)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![session, r.name, r.language, r.version, r.status, r.detail, r.run_template],
+            "INSERT OR REPLACE INTO session_impl (session_id, name, language, version, status, detail, run_template,
+                variant_of, env)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                session,
+                r.name,
+                r.language,
+                r.version,
+                r.status,
+                r.detail,
+                r.run_template,
+                r.variant_of,
+                r.env
+            ],
         )?;
         Ok(())
     }
@@ -494,7 +517,8 @@ impl Store {
     /// The implementations a session saw, in the order they were recorded.
     pub fn impls(&self, session: i64) -> Result<Vec<ImplRecord>> {
         let mut st = self.conn.prepare(
-            "SELECT name, language, version, status, detail, run_template FROM session_impl WHERE session_id = ?1 ORDER BY rowid",
+            "SELECT name, language, version, status, detail, run_template, variant_of, env FROM session_impl
+             WHERE session_id = ?1 ORDER BY rowid",
         )?;
         let rows = st
             .query_map([session], |r| {
@@ -505,6 +529,8 @@ impl Store {
                     status: r.get(3)?,
                     detail: r.get(4)?,
                     run_template: r.get(5)?,
+                    variant_of: r.get(6)?,
+                    env: r.get(7)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -645,6 +671,40 @@ mod tests {
         assert!(s.resolve_session(Some("99")).is_err());
         assert!(Store::open_existing(&dir.path().join("none.sqlite")).is_err());
         assert!(Store::create(Path::new("/dev/null/x.sqlite")).is_err());
+    }
+
+    #[test]
+    fn brings_a_version_1_file_up_to_date() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1);
+             INSERT INTO session (started_at, status, git_commit, host_cpu, host_cores, host_memory_bytes,
+                host_kernel, command_line, profile, settings, suite_path)
+                VALUES ('t', 'complete', '', '', 1, 0, '', '', 'quick', '{}', '');
+             INSERT INTO session_impl VALUES (1, 'old', 'sh', 'v', 'available', '', 'old {bench} {params}');",
+        )
+        .unwrap();
+        drop(conn);
+        let s = Store::open_existing(&path).unwrap();
+        assert_eq!(s.version().unwrap(), SCHEMA_VERSION);
+        let old = &s.impls(1).unwrap()[0];
+        assert_eq!((old.name.as_str(), old.variant_of.as_str()), ("old", ""));
+        let variant = ImplRecord {
+            name: "old-fast".into(),
+            variant_of: "old".into(),
+            env: "MODE=fast".into(),
+            ..Default::default()
+        };
+        s.put_impl(1, &variant).unwrap();
+        let back = &s.impls(1).unwrap()[1];
+        assert_eq!(
+            (back.variant_of.as_str(), back.env.as_str()),
+            ("old", "MODE=fast")
+        );
     }
 
     #[test]

@@ -14,6 +14,15 @@
 //! install_hint = "install Rust (rustup.rs)"
 //! install = ["cargo fetch"]               # optional steps for `actorbench peers install`
 //!
+//! [[implementation]]
+//! name = "footlights-share"               # a configuration variant of footlights:
+//! variant_of = "footlights"               # the same program, another environment
+//! language = "Rust"
+//! build = "cargo build --release -p footlights-suite"
+//! run = "target/release/footlights-suite {bench} {params}"
+//! threads_env = "FOOTLIGHTS_THREADS"
+//! env = { FOOTLIGHTS_SCHEDULER = "share" }
+//!
 //! [[benchmark]]
 //! name = "threadring"                     # a benchmark of the contract
 //! quick = { actors = 503, hops = 1000000 } # every parameter, the quick profile
@@ -25,6 +34,14 @@
 //! their byte spans, then validation turns them into [`Suite`], reporting every problem as
 //! `FILE:LINE:COLUMN: message` so the user can go straight to it. Every error here is a
 //! [`UsageError`]. Commands run from the directory that holds the suite file.
+//!
+//! Variants: an implementation with `variant_of = "NAME"` is another configuration of
+//! implementation NAME (typically the same build run with a different `env`). NAME must be
+//! an implementation of the file (before or after it) that is not itself a variant, so a
+//! variant is always one step from its base. Variants are measured and verified only when
+//! named with `--impl`: the default selection ([`Suite::select_implementations`] with no
+//! names) is every implementation that is not a variant, so adding a variant does not
+//! change what a plain `actorbench run` or `verify` does.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -75,6 +92,9 @@ pub struct Suite {
 pub struct Implementation {
     /// Unique name (`footlights`, `erlang`, ...).
     pub name: String,
+    /// The implementation this one is a configuration variant of (`variant_of`), if any;
+    /// always an implementation of the same suite that is not a variant itself.
+    pub variant_of: Option<String>,
     /// The language it is written in.
     pub language: String,
     /// Build command, run by `sh -c` once per session before measuring.
@@ -98,6 +118,20 @@ pub struct Implementation {
 }
 
 impl Implementation {
+    /// Whether it is a configuration variant of another implementation.
+    pub fn is_variant(&self) -> bool {
+        self.variant_of.is_some()
+    }
+
+    /// Its extra environment as written, `K=V` words (values shell-quoted), or empty.
+    pub fn env_words(&self) -> String {
+        self.env
+            .iter()
+            .map(|(k, v)| format!("{k}={}", crate::host::quote(v)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The argv and extra environment for one run of `bench` with `params` on `threads`.
     pub fn command(
         &self,
@@ -213,6 +247,7 @@ struct RawSuite {
 #[serde(deny_unknown_fields)]
 struct RawImplementation {
     name: Spanned<String>,
+    variant_of: Option<Spanned<String>>,
     language: String,
     build: Option<String>,
     run: Spanned<String>,
@@ -299,6 +334,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
         .unwrap_or_else(|| PathBuf::from("."));
 
     let mut implementations: Vec<Implementation> = Vec::new();
+    // (variant, its variant_of as written): checked once every name is known.
+    let mut variants: Vec<(String, Spanned<String>)> = Vec::new();
     for entry in raw.implementation {
         let span = entry.span();
         let r = entry.into_inner();
@@ -347,7 +384,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
                 ),
             ));
         }
+        if let Some(base) = r.variant_of {
+            variants.push((name.clone(), base));
+        }
         implementations.push(Implementation {
+            variant_of: None,
             name,
             language: r.language,
             build: r.build.filter(|b| !b.trim().is_empty()),
@@ -360,6 +401,35 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
             install_hint: r.install_hint,
             install: r.install,
         });
+    }
+
+    for (name, base) in &variants {
+        let target = base.get_ref();
+        let problem = if target == name {
+            Some(format!(
+                "implementation '{name}': variant_of names itself; name the implementation it is a variant of"
+            ))
+        } else if !implementations.iter().any(|i| i.name == *target) {
+            Some(format!(
+                "implementation '{name}': variant_of '{target}' is not an implementation of this file (known: {})",
+                names_of(&implementations)
+            ))
+        } else if let Some((_, grand)) = variants.iter().find(|(v, _)| v == target) {
+            Some(format!(
+                "implementation '{name}': variant_of '{target}' is itself a variant (of '{}'); name a base implementation",
+                grand.get_ref()
+            ))
+        } else {
+            None
+        };
+        if let Some(msg) = problem {
+            return Err(at(base.span(), msg));
+        }
+    }
+    for (name, base) in variants {
+        if let Some(i) = implementations.iter_mut().find(|i| i.name == name) {
+            i.variant_of = Some(base.into_inner());
+        }
     }
 
     let mut benchmarks: Vec<Benchmark> = Vec::new();
@@ -487,6 +557,14 @@ fn table_params(
     Ok(params.in_order_of(&order))
 }
 
+fn names_of(implementations: &[Implementation]) -> String {
+    implementations
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -516,9 +594,23 @@ impl Suite {
 
     /// Implementation names, comma-separated.
     pub fn implementation_names(&self) -> String {
+        names_of(&self.implementations)
+    }
+
+    /// The configuration variants, in file order: they run only when named with `--impl`.
+    pub fn variants(&self) -> Vec<&Implementation> {
         self.implementations
             .iter()
-            .map(|i| i.name.as_str())
+            .filter(|i| i.is_variant())
+            .collect()
+    }
+
+    /// The variants as `name (of base)`, comma-separated, for the line that says they
+    /// were left out of a default selection; empty when there are none.
+    pub fn variants_line(&self) -> String {
+        self.variants()
+            .iter()
+            .map(|v| format!("{} (of {})", v.name, v.variant_of.as_deref().unwrap_or("?")))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -532,13 +624,19 @@ impl Suite {
             .join(", ")
     }
 
-    /// Resolves `--impl a,b` (empty: all) to implementations, in the order given.
+    /// Resolves `--impl a,b` to implementations, in the order given (each once). With no
+    /// names: every implementation that is not a variant, in file order; a variant runs
+    /// only when it is named.
     pub fn select_implementations(
         &self,
         names: &[String],
     ) -> Result<Vec<&Implementation>, UsageError> {
         if names.is_empty() {
-            return Ok(self.implementations.iter().collect());
+            return Ok(self
+                .implementations
+                .iter()
+                .filter(|i| !i.is_variant())
+                .collect());
         }
         let mut out: Vec<&Implementation> = Vec::new();
         for n in names {
@@ -626,5 +724,83 @@ sweep = { param = "hops", quick = [1, 2], seed = [3] }
             .unwrap_err()
             .0;
         assert!(e.starts_with("suite.toml:"), "{e}");
+    }
+
+    /// GOOD with a base `fake` and, before it, a variant `fake-fast` of it.
+    fn with_variant(variant_of: &str) -> String {
+        let variant = format!(
+            "[[implementation]]\nname = \"fake-fast\"\nvariant_of = \"{variant_of}\"\nlanguage = \"sh\"\n\
+             run = \"./fake.sh {{bench}} {{params}}\"\nthreads_env = \"FAKE_THREADS\"\nenv = {{ FAKE_MODE = \"fast\" }}\n"
+        );
+        format!("{variant}{GOOD}")
+    }
+
+    #[test]
+    fn variants_parse_and_stay_out_of_the_default_selection() {
+        // The variant comes first: variant_of may name an implementation defined later.
+        let s = parse(Path::new("suite.toml"), &with_variant("fake")).unwrap();
+        let v = s.implementation("fake-fast").unwrap();
+        assert_eq!(v.variant_of.as_deref(), Some("fake"));
+        assert!(v.is_variant() && !s.implementation("fake").unwrap().is_variant());
+        assert_eq!(v.env_words(), "FAKE_MODE=fast");
+        let (_, env) = v.command("threadring", &s.benchmarks[0].quick, 1);
+        assert_eq!(
+            env,
+            [
+                ("FAKE_MODE".to_string(), "fast".to_string()),
+                ("FAKE_THREADS".to_string(), "1".to_string())
+            ]
+        );
+        let names = |sel: Vec<&Implementation>| -> Vec<String> {
+            sel.iter().map(|i| i.name.clone()).collect()
+        };
+        assert_eq!(names(s.select_implementations(&[]).unwrap()), ["fake"]);
+        let asked = ["fake-fast".to_string(), "fake".to_string()];
+        assert_eq!(
+            names(s.select_implementations(&asked).unwrap()),
+            ["fake-fast", "fake"]
+        );
+        assert_eq!(names(s.variants()), ["fake-fast"]);
+        assert_eq!(s.variants_line(), "fake-fast (of fake)");
+        let plain = parse(Path::new("suite.toml"), GOOD).unwrap();
+        assert!(plain.variants().is_empty() && plain.variants_line().is_empty());
+    }
+
+    #[test]
+    fn variant_of_must_name_a_base_implementation() {
+        let err = |text: &str| parse(Path::new("suite.toml"), text).unwrap_err().0;
+        // Line 3, column 14: the value of variant_of in the first block.
+        let e = err(&with_variant("nosuch"));
+        assert!(
+            e.starts_with("suite.toml:3:14: ") && e.contains("'nosuch' is not an implementation"),
+            "{e}"
+        );
+        let e = err(&with_variant("fake-fast"));
+        assert!(
+            e.starts_with("suite.toml:3:14: ") && e.contains("names itself"),
+            "{e}"
+        );
+        // A variant of a variant: fake-slow varies fake-fast, which varies fake.
+        let chain = format!(
+            "{}\n[[implementation]]\nname = \"fake-slow\"\nvariant_of = \"fake-fast\"\nlanguage = \"sh\"\n\
+             run = \"./fake.sh {{bench}} {{params}}\"\nthreads_env = \"FAKE_THREADS\"\n",
+            with_variant("fake")
+        );
+        let e = err(&chain);
+        let line = chain
+            .lines()
+            .position(|l| l == "variant_of = \"fake-fast\"")
+            .unwrap()
+            + 1;
+        assert!(
+            e.starts_with(&format!("suite.toml:{line}:14: "))
+                && e.contains("'fake-fast' is itself a variant (of 'fake')"),
+            "{e}"
+        );
+        let e = err(&with_variant("fake").replace("variant_of = \"fake\"", "variant_of = 3"));
+        assert!(
+            e.starts_with("suite.toml:3:") && e.contains("malformed"),
+            "{e}"
+        );
     }
 }

@@ -9,7 +9,10 @@
 //!
 //! Nothing is skipped silently: an implementation named with `--impl` that is not
 //! available is a failure; without `--impl`, unavailable implementations are listed as
-//! skipped and their tests counted as skipped. The last line is `N passed, M failed`
+//! skipped and their tests counted as skipped. Configuration variants (`variant_of` in the
+//! suite file) are verified only when named with `--impl`; without `--impl` the output
+//! names every variant left out, on stderr at the start and again just before the summary.
+//! The last line is `N passed, M failed`
 //! (`, K skipped` when some were), and the exit status is 1 when anything failed. An
 //! implementation that times out on three vectors in a row has its remaining vectors
 //! counted as failed without running them, so a hang costs minutes, not hours.
@@ -191,6 +194,12 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
     let suite = suite::load(&suite_path)?;
     let explicit = !opts.implementations.is_empty();
     let chosen = suite.select_implementations(&opts.implementations)?;
+    // Variants are not in the default selection; say which were left out, never silently.
+    let variants_left_out = if explicit {
+        String::new()
+    } else {
+        suite.variants_line()
+    };
     let threads = if opts.threads.is_empty() {
         let n = exec::allowed_cpus().len();
         (1..=n.min(2)).collect()
@@ -220,6 +229,9 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
         threads,
         BAD_INPUTS.len()
     );
+    if !variants_left_out.is_empty() {
+        eprintln!("{}", variants_note(&variants_left_out));
+    }
     let mut builds = toolchain::Builds::new(opts.no_build);
     let mut t = Tally {
         passed: 0,
@@ -306,6 +318,9 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
             println!("  {f}");
         }
     }
+    if !variants_left_out.is_empty() {
+        println!("{}", variants_note(&variants_left_out));
+    }
     let skipped = if t.skipped > 0 {
         format!(", {} skipped", t.skipped)
     } else {
@@ -313,6 +328,11 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
     };
     println!("{} passed, {} failed{skipped}", t.passed, t.failed.len());
     Ok(if t.failed.is_empty() { 0 } else { 1 })
+}
+
+/// The line naming the variants a default selection left out.
+fn variants_note(variants: &str) -> String {
+    format!("not verified: configuration variants run only when named with --impl: {variants}")
 }
 
 fn fail(t: &mut Tally, line: String) {

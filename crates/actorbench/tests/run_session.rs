@@ -394,3 +394,82 @@ fn no_build_runs_the_programs_as_they_are() {
         "{stdout}{stderr}"
     );
 }
+
+#[test]
+fn variants_run_only_when_named_and_are_stored_as_variants() {
+    let variant = "[[implementation]]\nname = \"right-tuned\"\nvariant_of = \"right\"\nlanguage = \"sh\"\n\
+                   run = \"./fake.sh right {bench} {params}\"\nthreads_env = \"FAKE_THREADS\"\n\
+                   env = { FAKE_TUNING = \"on\" }\n\n";
+    let fx = Fixture::with(&["right"], variant);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--cores",
+            "1",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--no-report",
+        ];
+        args.extend_from_slice(extra);
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+        text(&out).1
+    };
+
+    // A plain run leaves the variant out, and says so.
+    let stderr = run(&[]);
+    assert!(
+        stderr.contains(
+            "not running configuration variants (name them with --impl): right-tuned (of right)"
+        ),
+        "{stderr}"
+    );
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let names: Vec<String> = store
+        .impls(1)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.name)
+        .collect();
+    assert_eq!(names, ["right"]);
+
+    // Named, it runs with its environment, and the store knows what it varies.
+    let stderr = run(&["--impl", "right,right-tuned"]);
+    assert!(!stderr.contains("not running"), "{stderr}");
+    let impls = store.impls(2).unwrap();
+    assert_eq!(
+        (impls[1].variant_of.as_str(), impls[1].env.as_str()),
+        ("right", "FAKE_TUNING=on")
+    );
+    let runs = store.runs(2).unwrap();
+    let tuned = runs_of(&runs, "right-tuned");
+    assert_eq!(tuned[0].status, "ok");
+    assert!(
+        tuned[0]
+            .command
+            .starts_with("FAKE_TUNING=on FAKE_THREADS=1 ./fake.sh right"),
+        "{}",
+        tuned[0].command
+    );
+
+    let (listed, _) = text(&fx.run(&["list"]));
+    assert!(
+        listed.contains("right, right-tuned (variant of right)"),
+        "{listed}"
+    );
+    let (shown, _) = text(&fx.run(&["show", "2"]));
+    assert!(
+        shown.contains("variant of right with FAKE_TUNING=on"),
+        "{shown}"
+    );
+    let (peers, _) = text(&fx.run(&["peers"]));
+    assert!(
+        peers
+            .lines()
+            .any(|l| l.trim_start().starts_with("right-tuned")
+                && l.contains("right: FAKE_TUNING=on")),
+        "{peers}"
+    );
+}

@@ -175,3 +175,39 @@ fn a_hanging_implementation_gives_up_after_three_timeouts() {
         "{stdout}"
     );
 }
+
+#[test]
+fn variants_are_verified_only_when_named_and_said_to_be_left_out() {
+    let variant = implementation("contract-alt", "contract").replace(
+        "language = \"sh\"",
+        "variant_of = \"contract\"\nlanguage = \"sh\"\nenv = { FAKE_ALT = \"1\" }",
+    );
+    let fx = fixture(&variant);
+    let note = "not verified: configuration variants run only when named with --impl: contract-alt (of contract)";
+    let out = fx.run(&["verify", "--threads", "1", "--vectors", "vectors.tsv"]);
+    let (stdout, stderr) = text(&out);
+    assert!(
+        stderr.contains("verifying contract, wrong against") && stderr.contains(note),
+        "{stderr}"
+    );
+    let tail: Vec<&str> = stdout.lines().rev().take(2).collect();
+    assert_eq!(tail, ["8 passed, 8 failed", note], "{stdout}");
+
+    let out = fx.run(&[
+        "verify",
+        "--impl",
+        "contract-alt",
+        "--threads",
+        "1",
+        "--vectors",
+        "vectors.tsv",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("not verified") && !stderr.contains("not verified"));
+    assert_eq!(
+        stdout.lines().last(),
+        Some("8 passed, 0 failed"),
+        "{stdout}"
+    );
+}

@@ -34,9 +34,14 @@ impl Exporter for Markdown {
         );
         let _ = writeln!(out, "| implementation | status | version |\n|---|---|---|");
         for i in &data.implementations {
+            let variant = if i.variant_of.is_empty() {
+                String::new()
+            } else {
+                format!(" (variant of {}: `{}`)", i.variant_of, escape(&i.env))
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} |",
+                "| {}{variant} | {} | {} |",
                 i.name,
                 i.status,
                 escape(&i.version)

@@ -273,8 +273,13 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
     for i in &data.implementations {
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l{}\">{}</td><td class=\"l wrap\"><code>{}</code></td></tr>",
+            "<tr><td class=\"l\">{}{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l{}\">{}</td><td class=\"l wrap\"><code>{}</code></td></tr>",
             esc(&i.name),
+            if i.variant_of.is_empty() {
+                String::new()
+            } else {
+                format!(" (variant of {})", esc(&i.variant_of))
+            },
             esc(&i.language),
             esc(if i.version.is_empty() {
                 "-"
@@ -283,7 +288,11 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
             }),
             if i.status == "available" { "" } else { " fail" },
             esc(&i.status),
-            esc(&i.run_template)
+            esc(&if i.env.is_empty() {
+                i.run_template.clone()
+            } else {
+                format!("{} {}", i.env, i.run_template)
+            })
         );
     }
     h.push_str("</table></div><h3>Exact commands</h3><p class=\"note\">The first run of each implementation (the thread count and the parameters change from run to run):</p><pre>");
