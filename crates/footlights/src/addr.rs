@@ -6,11 +6,14 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use crate::Actor;
 use crate::cell::{ActorCell, Envelope};
+use crate::placement::{Placement, Site};
 use crate::reply::{self, Reply, ReplyTo};
+use crate::scheduler::{Runnable, Task};
 
 /// The address of an actor of type `A`: cheap to clone, `Send + Sync`.
 ///
@@ -33,7 +36,9 @@ use crate::reply::{self, Reply, ReplyTo};
 /// # Ok(()) }
 /// ```
 pub struct Addr<A: Actor> {
-    cell: Arc<ActorCell<A>>,
+    /// Dropped by hand in `Drop`, so that after shutdown a chain of actors is freed in a
+    /// loop instead of by recursion (see [`crate::scheduler::release_after_shutdown`]).
+    cell: ManuallyDrop<Arc<ActorCell<A>>>,
 }
 
 /// A message that could not be delivered because the actor has stopped (or its system has
@@ -65,15 +70,15 @@ impl<M> std::error::Error for SendError<M> {}
 impl<A: Actor> Addr<A> {
     /// Wraps a cell whose address count already includes this address.
     pub(crate) fn from_counted(cell: Arc<ActorCell<A>>) -> Self {
-        Addr { cell }
+        Addr {
+            cell: ManuallyDrop::new(cell),
+        }
     }
 
     /// Makes a new address for a cell (counts it).
     pub(crate) fn new_for(cell: &Arc<ActorCell<A>>) -> Self {
         cell.add_addr();
-        Addr {
-            cell: Arc::clone(cell),
-        }
+        Addr::from_counted(Arc::clone(cell))
     }
 
     /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped.
@@ -121,6 +126,47 @@ impl<A: Actor> Addr<A> {
         self.cell.is_stopped()
     }
 
+    /// Where the actor is scheduled next.
+    pub fn site(&self) -> Site {
+        self.cell.home().target()
+    }
+
+    /// The pool stage the actor is pinned to, if it is pinned to one.
+    pub fn stage(&self) -> Option<usize> {
+        self.cell.home().pinned_stage()
+    }
+
+    /// Moves the actor to `placement` (SALSA Lite's migration). The move takes effect the
+    /// next time the actor is scheduled; its messages stay in order and its turns stay one
+    /// at a time, whichever threads run them.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, Placement, Site, System};
+    ///
+    /// struct Noop;
+    /// impl Actor for Noop {
+    ///     type Msg = ();
+    ///     fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let a = system.spawn(Noop);
+    /// a.place(Placement::Stage(1));
+    /// assert_eq!(a.site(), Site::Stage(1));
+    /// a.place(Placement::Pool);
+    /// assert_eq!(a.site(), Site::Pool);
+    /// # Ok(()) }
+    /// ```
+    pub fn place(&self, placement: Placement) {
+        self.cell.relocate(&placement, false);
+    }
+
+    /// This actor as a type-erased task (for placing other actors near it).
+    pub(crate) fn task(&self) -> Task {
+        self.cell.task()
+    }
+
     /// How many messages the actor has handled so far.
     pub fn messages_handled(&self) -> u64 {
         self.cell.messages_handled()
@@ -136,6 +182,11 @@ impl<A: Actor> Clone for Addr<A> {
 impl<A: Actor> Drop for Addr<A> {
     fn drop(&mut self) {
         self.cell.release_addr();
+        // SAFETY: `self.cell` is taken exactly once, here, and `self` is never used again.
+        let cell = unsafe { ManuallyDrop::take(&mut self.cell) };
+        if cell.shared.sched.is_shutdown() {
+            crate::scheduler::release_after_shutdown(cell);
+        }
     }
 }
 

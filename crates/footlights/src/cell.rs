@@ -50,11 +50,12 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
 
 use crate::mailbox::Mailbox;
 use crate::metrics::bump;
-use crate::scheduler::worker::Worker;
+use crate::placement::{self, Home, Placement, Site};
+use crate::scheduler::worker::{self, Worker};
 use crate::scheduler::{Runnable, Task};
 use crate::system::{PanicReport, Shared};
 use crate::{Actor, Addr, Context};
@@ -87,6 +88,8 @@ pub(crate) struct ActorCell<A: Actor> {
     addrs: AtomicU64,
     stopped: AtomicBool,
     handled: AtomicU64,
+    /// Where the actor is scheduled next ([`crate::placement`]).
+    home: Home,
     state: UnsafeCell<State<A>>,
     pub(crate) shared: Arc<Shared>,
 }
@@ -99,13 +102,16 @@ pub(crate) struct ActorCell<A: Actor> {
 unsafe impl<A: Actor> Sync for ActorCell<A> {}
 
 impl<A: Actor> ActorCell<A> {
-    /// Creates a scheduled actor with one address, counted as spawned, and schedules it.
-    pub(crate) fn spawn(shared: &Arc<Shared>, actor: A) -> Addr<A> {
+    /// Creates a scheduled actor with one address, counted as spawned, and schedules it
+    /// where `placement` says.
+    pub(crate) fn spawn(shared: &Arc<Shared>, actor: A, placement: &Placement) -> Addr<A> {
+        let (resolved, movable) = placement::resolve(shared, placement);
         let cell = Arc::new(ActorCell {
             mailbox: Mailbox::new(),
             addrs: AtomicU64::new(1),
             stopped: AtomicBool::new(false),
             handled: AtomicU64::new(0),
+            home: Home::new(resolved, movable),
             state: UnsafeCell::new(State {
                 actor: Some(actor),
                 started: false,
@@ -115,21 +121,55 @@ impl<A: Actor> ActorCell<A> {
         // SAFETY: the mailbox is inside the Arc, at its final address, and nobody else has
         // seen the cell yet. It starts scheduled: the first turn runs `started`.
         unsafe { cell.mailbox.init(false) };
+        let site = cell.home.target();
         let task: Task = cell.clone();
-        shared.spawned_and_schedule(task);
+        shared.spawned_and_schedule(task, site);
         Addr::from_counted(cell)
     }
 
-    /// Delivers an envelope unless the actor has stopped (then it comes back).
+    /// Delivers an envelope unless the actor has stopped (then it comes back). If the push
+    /// found the actor idle, this sender schedules it, or (an inline actor, sent to from a
+    /// handler) runs its turn right here.
     pub(crate) fn deliver(self: &Arc<Self>, envelope: Envelope<A>) -> Result<(), Envelope<A>> {
         if self.stopped.load(Ordering::Acquire) || self.shared.sched.is_shutdown() {
             return Err(envelope);
         }
         let was_idle = self.mailbox.push(envelope);
-        // SAFETY: called only when this push found the actor idle.
-        self.shared
-            .sent_and_maybe_schedule(was_idle, || unsafe { self.take_idle_reference() });
+        worker::with_current(&self.shared, |w| match w {
+            Some(w) => {
+                bump(&w.stats().sent);
+                if w.probe.sampling() {
+                    let cross = self.home.last_stage() != w.pool_index();
+                    w.probe
+                        .note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
+                }
+                if was_idle {
+                    let site = self.home.target();
+                    // SAFETY: this push found the actor idle.
+                    let task = unsafe { self.take_idle_reference() };
+                    if site == Site::Inline && w.can_inline() {
+                        w.run_inline(task);
+                    } else {
+                        w.schedule(task, site);
+                    }
+                }
+            }
+            None => {
+                let sched = &self.shared.sched;
+                sched.external.sent.fetch_add(1, Ordering::Relaxed);
+                if was_idle {
+                    let site = self.home.target();
+                    // SAFETY: this push found the actor idle.
+                    sched.schedule_external(unsafe { self.take_idle_reference() }, site);
+                }
+            }
+        });
         Ok(())
+    }
+
+    /// This cell as a type-erased task (a new reference).
+    pub(crate) fn task(self: &Arc<Self>) -> Task {
+        Arc::clone(self) as Task
     }
 
     /// The reference the idle state owns, as a task to schedule.
@@ -174,8 +214,10 @@ impl<A: Actor> ActorCell<A> {
         };
         if !self.stopped.load(Ordering::Acquire) && self.mailbox.push(Envelope::Collect(generation))
         {
+            let site = self.home.target();
             // SAFETY: this push found the actor idle.
-            self.shared.schedule(unsafe { self.take_idle_reference() });
+            self.shared
+                .schedule(unsafe { self.take_idle_reference() }, site);
         }
     }
 
@@ -214,6 +256,12 @@ impl<A: Actor> ActorCell<A> {
     /// leave the scheduled state for good (the mailbox is never marked idle again).
     fn stop(self: Arc<Self>, state: &mut State<A>, worker: &Worker) {
         self.stopped.store(true, Ordering::Release);
+        // Paired with the fence in `relocate`: a move onto a dedicated stage racing with
+        // this stop is undone by one side or the other (releasing twice is harmless).
+        fence(Ordering::SeqCst);
+        if self.home.target() == Site::Dedicated {
+            self.home.release();
+        }
         if let Some(mut actor) = state.actor.take() {
             let mut ctx = Context::new(&self, true);
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -260,7 +308,9 @@ impl<A: Actor> ActorCell<A> {
             worker.deschedule();
         } else {
             // SAFETY: not idle, so the reference is still ours: back into an Arc.
-            worker.requeue(unsafe { Arc::from_raw(cell) });
+            let cell = unsafe { Arc::from_raw(cell) };
+            let site = cell.home.target();
+            worker.requeue(cell, site);
         }
     }
 }
@@ -277,6 +327,32 @@ impl<A: Actor> Drop for ActorCell<A> {
 }
 
 impl<A: Actor> Runnable for ActorCell<A> {
+    fn home(&self) -> &Home {
+        &self.home
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+
+    fn relocate(&self, placement: &Placement, movable: bool) {
+        if self.stopped.load(Ordering::Acquire) {
+            return;
+        }
+        let (resolved, movable_by_default) = placement::resolve(&self.shared, placement);
+        let movable = if matches!(placement, Placement::Default) {
+            movable_by_default
+        } else {
+            movable
+        };
+        self.home.set_resolved(resolved, movable);
+        // Paired with the fence in `stop`.
+        fence(Ordering::SeqCst);
+        if self.stopped.load(Ordering::Acquire) {
+            self.home.release();
+        }
+    }
+
     fn run_turn(self: Arc<Self>, worker: &Worker) {
         debug_assert!(
             !self.stopped.load(Ordering::Relaxed),
@@ -286,6 +362,9 @@ impl<A: Actor> Runnable for ActorCell<A> {
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
+        if let Some(stage) = worker.pool_index() {
+            self.home.ran_on(stage);
+        }
         let mut ctx = Context::new(&self, false);
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);
@@ -330,6 +409,9 @@ impl<A: Actor> Runnable for ActorCell<A> {
         }));
         let stopping = ctx.stopping;
         worker.count_handled(handled);
+        if worker.probe.enabled() {
+            worker.turn_ending(|| self.task(), handled);
+        }
         self.handled.store(
             self.handled.load(Ordering::Relaxed) + handled,
             Ordering::Relaxed,
@@ -340,7 +422,10 @@ impl<A: Actor> Runnable for ActorCell<A> {
                 self.stop(state, worker);
             }
             Ok(_) if stopping => self.stop(state, worker),
-            Ok(true) => worker.requeue(self),
+            Ok(true) => {
+                let site = self.home.target();
+                worker.requeue(self, site);
+            }
             Ok(false) => self.go_idle(worker),
         }
     }

@@ -4,6 +4,10 @@
 //! |---|---|---|---|
 //! | worker threads | [`crate::Builder::threads`] | `FOOTLIGHTS_THREADS` | available parallelism |
 //! | messages per turn | [`crate::Builder::batch`] | `FOOTLIGHTS_BATCH` | 100 |
+//! | scheduler | [`crate::Builder::scheduler`] | `FOOTLIGHTS_SCHEDULER` (`steal`, `share`, `stages`) | `steal` |
+//! | default policy | [`crate::Builder::policy`] | `FOOTLIGHTS_POLICY` (`task`, `thread`, `inline`) | `task` |
+//! | placement | [`crate::Builder::placement`] | `FOOTLIGHTS_PLACEMENT` (`manual`, `observe`, `auto`) | `manual` |
+//! | dedicated stages at once | [`crate::Builder::max_dedicated`] | `FOOTLIGHTS_MAX_DEDICATED` | 4096 |
 //!
 //! The number of threads is a deployment decision, never the program's: the same binary
 //! runs on one stage or many.
@@ -17,6 +21,16 @@ pub const DEFAULT_BATCH: usize = 100;
 pub const THREADS_ENV: &str = "FOOTLIGHTS_THREADS";
 /// The environment variable for the per-turn batch size.
 pub const BATCH_ENV: &str = "FOOTLIGHTS_BATCH";
+/// The environment variable for the scheduler kind.
+pub const SCHEDULER_ENV: &str = "FOOTLIGHTS_SCHEDULER";
+/// The environment variable for the default execution policy.
+pub const POLICY_ENV: &str = "FOOTLIGHTS_POLICY";
+/// The environment variable for the placement mode.
+pub const PLACEMENT_ENV: &str = "FOOTLIGHTS_PLACEMENT";
+/// The environment variable for the most dedicated stages running at once.
+pub const MAX_DEDICATED_ENV: &str = "FOOTLIGHTS_MAX_DEDICATED";
+/// The default most dedicated stages running at once.
+pub const DEFAULT_MAX_DEDICATED: usize = 4096;
 
 /// A setting that cannot be used, naming where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +49,13 @@ pub enum ConfigError {
         /// The value given.
         value: usize,
     },
+    /// An environment variable names none of a setting's values.
+    BadChoice {
+        /// The variable.
+        var: &'static str,
+        /// What was wrong with its value.
+        error: crate::placement::UnknownChoice,
+    },
     /// The operating system refused to start a worker thread.
     Spawn(String),
 }
@@ -48,6 +69,7 @@ impl fmt::Display for ConfigError {
             ConfigError::BadSetting { setting, value } => {
                 write!(f, "{setting}({value}) must be at least 1")
             }
+            ConfigError::BadChoice { var, error } => write!(f, "{var}: {error}"),
             ConfigError::Spawn(e) => write!(f, "could not start a worker thread: {e}"),
         }
     }
@@ -79,6 +101,27 @@ pub(crate) fn resolve(
             var,
             value: raw.to_string_lossy().into_owned(),
         }),
+    }
+}
+
+/// Resolves a choice: the builder's value, else the environment variable, else the
+/// default.
+pub(crate) fn resolve_choice<T>(given: Option<T>, var: &'static str) -> Result<T, ConfigError>
+where
+    T: std::str::FromStr<Err = crate::placement::UnknownChoice> + Default,
+{
+    if let Some(value) = given {
+        return Ok(value);
+    }
+    match std::env::var(var) {
+        Ok(text) => text
+            .parse()
+            .map_err(|error| ConfigError::BadChoice { var, error }),
+        Err(std::env::VarError::NotPresent) => Ok(T::default()),
+        Err(std::env::VarError::NotUnicode(raw)) => raw
+            .to_string_lossy()
+            .parse()
+            .map_err(|error| ConfigError::BadChoice { var, error }),
     }
 }
 

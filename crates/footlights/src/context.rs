@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::cell::ActorCell;
 use crate::reply::{Canceled, Reply, ReplyTo};
-use crate::{Actor, Addr};
+use crate::{Actor, Addr, Placement};
 
 /// What a handler can do besides changing its own state. Passed to every
 /// [`Actor`] method.
@@ -51,7 +51,12 @@ impl<'a, A: Actor> Context<'a, A> {
     /// Spawns a new actor on the same system. It starts on this worker's queue (idle workers
     /// steal it if this one is busy).
     pub fn spawn<B: Actor>(&self, actor: B) -> Addr<B> {
-        ActorCell::spawn(&self.cell.shared, actor)
+        ActorCell::spawn(&self.cell.shared, actor, &Placement::Default)
+    }
+
+    /// Spawns a new actor where `placement` says; see [`Placement`].
+    pub fn spawn_placed<B: Actor>(&self, actor: B, placement: Placement) -> Addr<B> {
+        ActorCell::spawn(&self.cell.shared, actor, &placement)
     }
 
     /// Stops this actor after the current message: its `stopped` hook runs, its state is

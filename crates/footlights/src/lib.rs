@@ -54,15 +54,22 @@
 //! Inside, in the order a message travels: the mailbox (a lock-free queue whose push tells
 //! the sender whether the actor was idle), the scheduler (workers with run queues, work
 //! stealing, parking, quiescence), and the actor cell (turns, stopping, garbage collection).
-//! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`] and [`reply`].
+//! Where actors run is chosen at run time ([`placement`]): work stealing, work sharing or
+//! stages; the task, thread or inline policy; placements on stages; and automatic
+//! placement from what the runtime observes ([`auto`]).
+//!
+//! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
+//! [`placement`].
 
 mod actor;
 mod addr;
+pub mod auto;
 mod cell;
 pub mod config;
 mod context;
 mod mailbox;
 mod metrics;
+pub mod placement;
 pub mod reply;
 mod scheduler;
 mod sync;
@@ -73,6 +80,7 @@ pub use addr::{Addr, SendError};
 pub use config::ConfigError;
 pub use context::Context;
 pub use metrics::{Metrics, WorkerMetrics};
+pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
 pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, PanicReport, ShutdownReport, System};
 

@@ -31,6 +31,29 @@ pub(crate) struct WorkerStats {
     pub(crate) stopped: AtomicU64,
     pub(crate) scheduled: AtomicU64,
     pub(crate) descheduled: AtomicU64,
+    pub(crate) inline_turns: AtomicU64,
+}
+
+impl WorkerStats {
+    /// Adds every counter of `other` into these (retiring a dedicated stage; the caller is
+    /// the only writer, under the registry lock).
+    pub(crate) fn add(&self, other: &WorkerStats) {
+        let pairs = [
+            (&self.turns, &other.turns),
+            (&self.steals, &other.steals),
+            (&self.parks, &other.parks),
+            (&self.handled, &other.handled),
+            (&self.sent, &other.sent),
+            (&self.spawned, &other.spawned),
+            (&self.stopped, &other.stopped),
+            (&self.scheduled, &other.scheduled),
+            (&self.descheduled, &other.descheduled),
+            (&self.inline_turns, &other.inline_turns),
+        ];
+        for (mine, theirs) in pairs {
+            bump_by(mine, theirs.load(Ordering::Acquire));
+        }
+    }
 }
 
 /// Counters for work that threads outside the runtime start.
@@ -58,6 +81,30 @@ pub struct WorkerMetrics {
     pub actors_spawned: u64,
     /// Actors that stopped on this worker.
     pub actors_stopped: u64,
+    /// Turns of inline actors run by a sender on this worker (also counted in `turns`).
+    pub inline_turns: u64,
+}
+
+impl WorkerMetrics {
+    fn add(&mut self, other: &WorkerMetrics) {
+        self.turns += other.turns;
+        self.steals += other.steals;
+        self.parks += other.parks;
+        self.messages_handled += other.messages_handled;
+        self.messages_sent += other.messages_sent;
+        self.actors_spawned += other.actors_spawned;
+        self.actors_stopped += other.actors_stopped;
+        self.inline_turns += other.inline_turns;
+    }
+
+    /// The sum of several workers' counters.
+    pub fn total<'a>(workers: impl IntoIterator<Item = &'a WorkerMetrics>) -> WorkerMetrics {
+        let mut sum = WorkerMetrics::default();
+        for w in workers {
+            sum.add(w);
+        }
+        sum
+    }
 }
 
 /// A snapshot of a system's counters; see [`crate::System::metrics`].
@@ -72,8 +119,19 @@ pub struct WorkerMetrics {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metrics {
-    /// One entry per worker thread.
+    /// One entry per pool worker thread.
     pub workers: Vec<WorkerMetrics>,
+    /// All dedicated stages together, those running and those retired.
+    pub dedicated: WorkerMetrics,
+    /// Dedicated stages started so far.
+    pub dedicated_started: u64,
+    /// Dedicated stages running now.
+    pub dedicated_live: u64,
+    /// Placements on a dedicated stage that were refused (the limit was reached, or the
+    /// operating system would not start a thread); those actors went to the pool.
+    pub dedicated_refused: u64,
+    /// Actors the automatic placement moved.
+    pub placement_moves: u64,
     /// Messages sent from threads outside the runtime.
     pub external_messages_sent: u64,
     /// Actors spawned from threads outside the runtime.
@@ -83,22 +141,25 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// Every thread's counters together: the pool workers' and the dedicated stages'.
+    pub fn all_threads(&self) -> WorkerMetrics {
+        WorkerMetrics::total(self.workers.iter().chain(std::iter::once(&self.dedicated)))
+    }
+
     /// Messages handled by all actors.
     pub fn messages_handled(&self) -> u64 {
-        self.workers.iter().map(|w| w.messages_handled).sum()
+        self.all_threads().messages_handled
     }
 
     /// Messages sent, from inside and outside the runtime.
     pub fn messages_sent(&self) -> u64 {
-        self.workers.iter().map(|w| w.messages_sent).sum::<u64>() + self.external_messages_sent
+        self.all_threads().messages_sent + self.external_messages_sent
     }
 
     /// Actors spawned and not yet stopped.
     pub fn live_actors(&self) -> u64 {
-        let spawned: u64 = self.workers.iter().map(|w| w.actors_spawned).sum::<u64>()
-            + self.external_actors_spawned;
-        let stopped: u64 = self.workers.iter().map(|w| w.actors_stopped).sum();
-        spawned.saturating_sub(stopped)
+        let all = self.all_threads();
+        (all.actors_spawned + self.external_actors_spawned).saturating_sub(all.actors_stopped)
     }
 
     /// Messages sent but neither handled nor dropped as dead letters.
@@ -119,6 +180,7 @@ impl WorkerStats {
             messages_sent: get(&self.sent),
             actors_spawned: get(&self.spawned),
             actors_stopped: get(&self.stopped),
+            inline_turns: get(&self.inline_turns),
         }
     }
 }

@@ -9,9 +9,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::cell::ActorCell;
-use crate::config::{self, ConfigError, DEFAULT_BATCH};
-use crate::metrics::{Metrics, bump};
-use crate::scheduler::{self, Scheduler, Task, worker};
+use crate::config::{self, ConfigError, DEFAULT_BATCH, DEFAULT_MAX_DEDICATED};
+use crate::metrics::{Metrics, WorkerMetrics, bump};
+use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
+use crate::scheduler::{self, Scheduler, SchedulerConfig, Task, worker};
 use crate::{Actor, Addr};
 
 /// What the panic hook is told when a handler panics.
@@ -33,49 +34,29 @@ pub(crate) struct Shared {
     pub(crate) sched: Scheduler,
     pub(crate) on_panic: PanicHook,
     pub(crate) dead_letters: AtomicU64,
+    /// Actors moved by the automatic placement.
+    pub(crate) placement_moves: AtomicU64,
 }
 
 impl Shared {
-    /// Schedules a task from wherever the caller is.
-    pub(crate) fn schedule(self: &Arc<Self>, task: Task) {
+    /// Schedules a task, whose home said `site`, from wherever the caller is.
+    pub(crate) fn schedule(self: &Arc<Self>, task: Task, site: Site) {
         worker::with_current(self, |w| match w {
-            Some(w) => w.schedule(task),
-            None => self.sched.schedule_external(task),
+            Some(w) => w.schedule(task, site),
+            None => self.sched.schedule_external(task, site),
         });
     }
 
     /// Counts a spawn and schedules the new actor.
-    pub(crate) fn spawned_and_schedule(self: &Arc<Self>, task: Task) {
+    pub(crate) fn spawned_and_schedule(self: &Arc<Self>, task: Task, site: Site) {
         worker::with_current(self, |w| match w {
             Some(w) => {
                 bump(&w.stats().spawned);
-                w.schedule(task);
+                w.schedule(task, site);
             }
             None => {
                 self.sched.external.spawned.fetch_add(1, Ordering::Relaxed);
-                self.sched.schedule_external(task);
-            }
-        });
-    }
-
-    /// Counts a send and, if the push found the actor idle, schedules it.
-    pub(crate) fn sent_and_maybe_schedule(
-        self: &Arc<Self>,
-        was_idle: bool,
-        task: impl FnOnce() -> Task,
-    ) {
-        worker::with_current(self, |w| match w {
-            Some(w) => {
-                bump(&w.stats().sent);
-                if was_idle {
-                    w.schedule(task());
-                }
-            }
-            None => {
-                self.sched.external.sent.fetch_add(1, Ordering::Relaxed);
-                if was_idle {
-                    self.sched.schedule_external(task());
-                }
+                self.sched.schedule_external(task, site);
             }
         });
     }
@@ -94,6 +75,10 @@ impl Shared {
 pub struct Builder {
     threads: Option<usize>,
     batch: Option<usize>,
+    scheduler: Option<SchedulerKind>,
+    policy: Option<Policy>,
+    placement: Option<PlacementMode>,
+    max_dedicated: Option<usize>,
     on_panic: Option<PanicHook>,
 }
 
@@ -109,6 +94,42 @@ impl Builder {
     /// `FOOTLIGHTS_BATCH`, else 100.
     pub fn batch(mut self, n: usize) -> Self {
         self.batch = Some(n);
+        self
+    }
+
+    /// How workers share actors: work stealing, work sharing or stages. Else
+    /// `FOOTLIGHTS_SCHEDULER`, else work stealing.
+    ///
+    /// ```
+    /// use footlights::{SchedulerKind, System};
+    /// # fn main() -> Result<(), footlights::ConfigError> {
+    /// let system = System::builder().scheduler(SchedulerKind::Share).build()?;
+    /// assert_eq!(system.scheduler(), SchedulerKind::Share);
+    /// # Ok(()) }
+    /// ```
+    pub fn scheduler(mut self, kind: SchedulerKind) -> Self {
+        self.scheduler = Some(kind);
+        self
+    }
+
+    /// The execution policy of actors spawned without a placement. Else
+    /// `FOOTLIGHTS_POLICY`, else `task`.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = Some(policy);
+        self
+    }
+
+    /// Whether the runtime samples actors and moves them. Else `FOOTLIGHTS_PLACEMENT`, else
+    /// manual.
+    pub fn placement(mut self, mode: PlacementMode) -> Self {
+        self.placement = Some(mode);
+        self
+    }
+
+    /// The most dedicated stages (threads of their own) running at once; placements beyond
+    /// it go to the pool. Else `FOOTLIGHTS_MAX_DEDICATED`, else 4096.
+    pub fn max_dedicated(mut self, n: usize) -> Self {
+        self.max_dedicated = Some(n);
         self
     }
 
@@ -128,7 +149,20 @@ impl Builder {
             config::available_parallelism,
         )?;
         let batch = config::resolve("batch", self.batch, config::BATCH_ENV, || DEFAULT_BATCH)?;
-        let (sched, seeds) = Scheduler::new(threads, batch);
+        let max_dedicated = config::resolve(
+            "max_dedicated",
+            self.max_dedicated,
+            config::MAX_DEDICATED_ENV,
+            || DEFAULT_MAX_DEDICATED,
+        )?;
+        let (sched, seeds) = Scheduler::new(SchedulerConfig {
+            threads,
+            batch,
+            kind: config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?,
+            policy: config::resolve_choice(self.policy, config::POLICY_ENV)?,
+            mode: config::resolve_choice(self.placement, config::PLACEMENT_ENV)?,
+            max_dedicated,
+        });
         let shared = Arc::new(Shared {
             sched,
             on_panic: self.on_panic.unwrap_or_else(|| {
@@ -140,15 +174,25 @@ impl Builder {
                 })
             }),
             dead_letters: AtomicU64::new(0),
+            placement_moves: AtomicU64::new(0),
         });
-        let workers = match scheduler::start_workers(&shared, seeds) {
-            Ok(w) => w,
+        let mut system = System {
+            shared: Arc::clone(&shared),
+            workers: Vec::new(),
+            controller: None,
+        };
+        match scheduler::start_workers(&shared, seeds) {
+            Ok(w) => system.workers = w,
             Err(e) => {
                 shared.sched.begin_shutdown();
                 return Err(ConfigError::Spawn(e.to_string()));
             }
-        };
-        Ok(System { shared, workers })
+        }
+        if shared.sched.mode != PlacementMode::Manual {
+            system.controller =
+                Some(crate::auto::start(&shared).map_err(|e| ConfigError::Spawn(e.to_string()))?);
+        }
+        Ok(system)
     }
 }
 
@@ -177,6 +221,7 @@ impl Builder {
 pub struct System {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
+    controller: Option<JoinHandle<()>>,
 }
 
 /// What was left when a system shut down.
@@ -194,13 +239,38 @@ impl System {
         Builder {
             threads: None,
             batch: None,
+            scheduler: None,
+            policy: None,
+            placement: None,
+            max_dedicated: None,
             on_panic: None,
         }
     }
 
-    /// Spawns an actor and returns its address. It starts with its `started` hook.
+    /// Spawns an actor and returns its address. It starts with its `started` hook. It is
+    /// placed by the system's default policy ([`Placement::Default`]).
     pub fn spawn<A: Actor>(&self, actor: A) -> Addr<A> {
-        ActorCell::spawn(&self.shared, actor)
+        ActorCell::spawn(&self.shared, actor, &Placement::Default)
+    }
+
+    /// Spawns an actor where `placement` says; see [`Placement`].
+    pub fn spawn_placed<A: Actor>(&self, actor: A, placement: Placement) -> Addr<A> {
+        ActorCell::spawn(&self.shared, actor, &placement)
+    }
+
+    /// The scheduler kind.
+    pub fn scheduler(&self) -> SchedulerKind {
+        self.shared.sched.kind
+    }
+
+    /// The default execution policy.
+    pub fn policy(&self) -> Policy {
+        self.shared.sched.policy
+    }
+
+    /// The placement mode.
+    pub fn placement(&self) -> PlacementMode {
+        self.shared.sched.mode
     }
 
     /// Number of worker threads.
@@ -234,8 +304,20 @@ impl System {
     /// A snapshot of the counters.
     pub fn metrics(&self) -> Metrics {
         let sched = &self.shared.sched;
+        let dedicated = {
+            let registry = sched.dedicated.lock();
+            let snapshots: Vec<WorkerMetrics> =
+                registry.all_stats().map(|s| s.snapshot()).collect();
+            WorkerMetrics::total(&snapshots)
+        };
+        let (dedicated_started, dedicated_refused) = sched.dedicated.started_and_refused();
         Metrics {
-            workers: sched.stats.iter().map(|s| s.snapshot()).collect(),
+            workers: sched.stages.iter().map(|s| s.stats.snapshot()).collect(),
+            dedicated,
+            dedicated_started,
+            dedicated_live: sched.dedicated.live() as u64,
+            dedicated_refused,
+            placement_moves: self.shared.placement_moves.load(Ordering::Relaxed),
             external_messages_sent: sched.external.sent.load(Ordering::Acquire),
             external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
             dead_letters: self.shared.dead_letters.load(Ordering::Acquire),
@@ -249,13 +331,17 @@ impl System {
     }
 
     fn stop_workers(&mut self) -> ShutdownReport {
-        self.shared.sched.begin_shutdown();
-        for w in self.workers.drain(..) {
+        let dedicated = self.shared.sched.begin_shutdown();
+        if let Some(controller) = self.controller.take() {
+            controller.thread().unpark();
+            let _ = controller.join();
+        }
+        for w in self.workers.drain(..).chain(dedicated) {
             // A worker never panics (handlers are caught); if it somehow did, carry on.
             let _ = w.join();
         }
         let m = self.metrics();
-        self.shared.sched.drain_injector();
+        self.shared.sched.drain_queues();
         ShutdownReport {
             pending_messages: m.messages_pending(),
             live_actors: m.live_actors(),
@@ -276,6 +362,9 @@ impl std::fmt::Debug for System {
         f.debug_struct("System")
             .field("threads", &self.threads())
             .field("batch", &self.batch())
+            .field("scheduler", &self.scheduler())
+            .field("policy", &self.policy())
+            .field("placement", &self.placement())
             .finish()
     }
 }

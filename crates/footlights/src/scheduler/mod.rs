@@ -1,5 +1,13 @@
 //! The scheduler: worker threads, their run queues, stealing, parking and quiescence.
 //!
+//! This describes the default, work-stealing scheduler. The other kinds
+//! ([`crate::SchedulerKind`]) change one thing each: under *work sharing* every pool task
+//! goes to the one shared injector and workers take one task at a time from it (no next
+//! slot, no deques, no stealing); under *stages* every actor belongs to one worker (round
+//! robin at spawn, unless placed) and sits only in that worker's queues. Actors pinned to a
+//! stage ([`crate::Placement`]) go to that stage's queues under every kind, and dedicated
+//! stages run beside the pool ([`dedicated`]).
+//!
 //! # How actors reach a thread
 //!
 //! An actor is *scheduled* when it has, or may have, something to do: it was just spawned,
@@ -37,41 +45,73 @@
 //! none waiting in a queue, and no message in a mailbox (a message in a mailbox keeps its
 //! actor scheduled). See [`quiescence`].
 
+pub(crate) mod dedicated;
 pub(crate) mod park;
 pub(crate) mod quiescence;
+pub(crate) mod stage;
 pub(crate) mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_deque::{Injector, Stealer};
 use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Parker;
 
-use crate::metrics::{ExternalStats, WorkerStats};
+use crate::metrics::ExternalStats;
+use crate::placement::{Home, PlacementMode, Policy, SchedulerKind, Site};
 use crate::system::Shared;
+use dedicated::Dedicated;
 use park::Sleepers;
 use quiescence::Quiescence;
+use stage::Stage;
 
 /// Something a worker can run for one turn: an actor, type-erased.
 pub(crate) trait Runnable: Send + Sync + 'static {
     /// Runs one turn on `worker`. The task either reschedules itself through the worker or
     /// marks itself idle; dropping `self` releases the run queue's reference.
     fn run_turn(self: Arc<Self>, worker: &worker::Worker);
+
+    /// Where the actor is scheduled next.
+    fn home(&self) -> &Home;
+
+    /// Whether the actor has stopped.
+    fn is_stopped(&self) -> bool;
+
+    /// Moves the actor (takes effect at its next scheduling). `movable` says whether the
+    /// runtime may move it again.
+    fn relocate(&self, placement: &crate::Placement, movable: bool);
 }
 
 /// A scheduled actor in a run queue.
 pub(crate) type Task = Arc<dyn Runnable>;
 
+/// How the scheduler is configured.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SchedulerConfig {
+    pub(crate) threads: usize,
+    pub(crate) batch: usize,
+    pub(crate) kind: SchedulerKind,
+    pub(crate) policy: Policy,
+    pub(crate) mode: PlacementMode,
+    pub(crate) max_dedicated: usize,
+}
+
 /// The run queues and counters shared by every worker of one system.
 pub(crate) struct Scheduler {
+    pub(crate) kind: SchedulerKind,
+    pub(crate) policy: Policy,
+    pub(crate) mode: PlacementMode,
     pub(crate) injector: Injector<Task>,
     pub(crate) stealers: Box<[Stealer<Task>]>,
+    /// The pool workers' stages, by index.
+    pub(crate) stages: Box<[Arc<Stage>]>,
     pub(crate) sleepers: Sleepers,
-    pub(crate) stats: Box<[Arc<CachePadded<WorkerStats>>]>,
     pub(crate) external: CachePadded<ExternalStats>,
     pub(crate) quiescence: Quiescence,
+    pub(crate) dedicated: Dedicated,
     shutdown: AtomicBool,
+    round_robin: AtomicUsize,
     pub(crate) batch: usize,
 }
 
@@ -83,9 +123,9 @@ pub(crate) struct WorkerSeed {
 }
 
 impl Scheduler {
-    /// A scheduler for `threads` workers, and the per-worker parts to start them with.
-    pub(crate) fn new(threads: usize, batch: usize) -> (Scheduler, Vec<WorkerSeed>) {
-        let seeds: Vec<WorkerSeed> = (0..threads)
+    /// A scheduler as configured, and the per-worker parts to start its workers with.
+    pub(crate) fn new(config: SchedulerConfig) -> (Scheduler, Vec<WorkerSeed>) {
+        let seeds: Vec<WorkerSeed> = (0..config.threads)
             .map(|index| WorkerSeed {
                 index,
                 queue: crossbeam_deque::Worker::new_fifo(),
@@ -93,58 +133,151 @@ impl Scheduler {
             })
             .collect();
         let sched = Scheduler {
+            kind: config.kind,
+            policy: config.policy,
+            mode: config.mode,
             injector: Injector::new(),
             stealers: seeds.iter().map(|s| s.queue.stealer()).collect(),
-            sleepers: Sleepers::new(seeds.iter().map(|s| s.parker.unparker().clone()).collect()),
-            stats: (0..threads)
-                .map(|_| Arc::new(CachePadded::new(WorkerStats::default())))
+            stages: seeds
+                .iter()
+                .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
                 .collect(),
+            sleepers: Sleepers::new(seeds.iter().map(|s| s.parker.unparker().clone()).collect()),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
+            dedicated: Dedicated::new(config.max_dedicated),
             shutdown: AtomicBool::new(false),
-            batch,
+            round_robin: AtomicUsize::new(0),
+            batch: config.batch,
         };
         (sched, seeds)
     }
 
-    /// Number of workers.
+    /// Number of pool workers.
     pub(crate) fn threads(&self) -> usize {
-        self.stealers.len()
+        self.stages.len()
     }
 
-    /// Schedules `task` from a thread that is not one of this scheduler's workers.
-    pub(crate) fn schedule_external(&self, task: Task) {
-        if self.is_shutdown() {
-            // No worker will run it: release its reference now (its mailbox stays scheduled,
-            // and sends fail once the system is shut down).
-            drop(task);
-            return;
+    /// The next stage in round-robin order (where the stages scheduler puts new actors).
+    pub(crate) fn next_stage(&self) -> usize {
+        self.round_robin.fetch_add(1, Ordering::Relaxed) % self.threads()
+    }
+
+    /// Where an actor the runtime places in "the pool" goes under this scheduler.
+    pub(crate) fn pool_site(&self) -> Site {
+        match self.kind {
+            SchedulerKind::Stages => Site::Stage(self.next_stage()),
+            SchedulerKind::Steal | SchedulerKind::Share => Site::Pool,
         }
-        self.external.scheduled.fetch_add(1, Ordering::Release);
+    }
+
+    /// Pushes a task pinned to pool stage `k`, from a thread that is not that stage's.
+    pub(crate) fn push_stage(&self, k: usize, task: Task) {
+        self.stages[k].inbox.push(task);
+        self.sleepers.notify(k);
+    }
+
+    /// Pushes a pool task onto the shared injector and wakes a worker.
+    pub(crate) fn push_shared(&self, task: Task) {
         self.injector.push(task);
         self.sleepers.notify_one();
     }
 
-    /// Whether any queue other workers could take from holds a task.
-    pub(crate) fn has_stealable_work(&self) -> bool {
-        !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
+    /// Schedules `task`, whose home said `site`, from a thread that is not one of this
+    /// scheduler's workers.
+    pub(crate) fn schedule_external(&self, task: Task, site: Site) {
+        if self.is_shutdown() {
+            // No worker will run it: release its reference now (its mailbox stays scheduled,
+            // and sends fail once the system is shut down).
+            release_after_shutdown(task);
+            return;
+        }
+        self.external.scheduled.fetch_add(1, Ordering::Release);
+        let task = match site {
+            Site::Stage(k) => return self.push_stage(k, task),
+            Site::Dedicated => {
+                // Keep the cell (and the lock inside it) alive through the push.
+                let keep = Arc::clone(&task);
+                match keep.home().push_dedicated(task) {
+                    Ok(()) => return,
+                    Err(task) => task,
+                }
+            }
+            Site::Pool | Site::Inline => task,
+        };
+        match self.kind {
+            SchedulerKind::Stages => self.push_stage(self.next_stage(), task),
+            SchedulerKind::Steal | SchedulerKind::Share => self.push_shared(task),
+        }
+    }
+
+    /// Whether any queue every pool worker may take from holds a task.
+    pub(crate) fn has_pool_work(&self) -> bool {
+        match self.kind {
+            SchedulerKind::Steal => {
+                !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
+            }
+            SchedulerKind::Share => !self.injector.is_empty(),
+            SchedulerKind::Stages => false,
+        }
     }
 
     pub(crate) fn is_shutdown(&self) -> bool {
         self.shutdown.load(Ordering::Acquire)
     }
 
-    /// Asks every worker to stop after its current turn, and wakes them all.
-    pub(crate) fn begin_shutdown(&self) {
+    /// Asks every worker to stop after its current turn, and wakes them all. Returns the
+    /// dedicated stages' threads, to join.
+    pub(crate) fn begin_shutdown(&self) -> Vec<std::thread::JoinHandle<()>> {
         self.shutdown.store(true, Ordering::Release);
         self.sleepers.wake_all();
+        self.dedicated.wake_all()
     }
 
-    /// Drops the tasks left in the injector after the workers have stopped, so that the
+    /// Drops the tasks left in the queues after the workers have stopped, so that the
     /// actors they reference (which reference this scheduler) can be freed.
-    pub(crate) fn drain_injector(&self) {
+    pub(crate) fn drain_queues(&self) {
         while !matches!(self.injector.steal(), crossbeam_deque::Steal::Empty) {}
+        for stage in self.stages.iter() {
+            while stage.take().is_some() {}
+        }
+        self.dedicated.drain();
     }
+}
+
+thread_local! {
+    /// Tasks whose release is deferred while this thread is already releasing one.
+    static RELEASING: std::cell::RefCell<Option<Vec<Task>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Drops a task after shutdown without recursing. Freeing an actor drops its state, whose
+/// addresses may release the last reference to further actors, whose collection lands
+/// here again: a chain of a hundred thousand actors would recurse that deep and overflow
+/// the stack. So a release that begins while another is under way on this thread is queued,
+/// and the outermost one drains the queue in a loop.
+pub(crate) fn release_after_shutdown(task: Task) {
+    let first = RELEASING.with(|r| {
+        let mut r = r.borrow_mut();
+        match r.as_mut() {
+            Some(queue) => {
+                queue.push(task);
+                None
+            }
+            None => {
+                *r = Some(Vec::new());
+                Some(task)
+            }
+        }
+    });
+    let Some(task) = first else {
+        return;
+    };
+    drop(task);
+    while let Some(next) = RELEASING.with(|r| r.borrow_mut().as_mut().and_then(Vec::pop)) {
+        drop(next);
+    }
+    RELEASING.with(|r| *r.borrow_mut() = None);
 }
 
 /// Starts the worker threads of `shared`.

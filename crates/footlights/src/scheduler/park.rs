@@ -73,6 +73,30 @@ impl Sleepers {
         }
     }
 
+    /// Wakes worker `index` if it is parked. Call after pushing onto its own inbox: by the
+    /// fences, either the worker's look after announcing sees the push, or this sees it
+    /// announced.
+    pub(crate) fn notify(&self, index: usize) {
+        fence(Ordering::SeqCst);
+        if self.count.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let removed = {
+            let mut parked = self.parked.lock();
+            match parked.iter().position(|&i| i == index) {
+                Some(at) => {
+                    parked.swap_remove(at);
+                    self.count.fetch_sub(1, Ordering::SeqCst);
+                    true
+                }
+                None => false,
+            }
+        };
+        if removed {
+            self.unparkers[index].unpark();
+        }
+    }
+
     /// Wakes every worker (shutdown).
     pub(crate) fn wake_all(&self) {
         {

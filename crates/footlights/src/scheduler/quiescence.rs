@@ -44,15 +44,22 @@ impl Quiescence {
 impl Scheduler {
     /// Whether every scheduled actor has been descheduled; see the module documentation.
     pub(crate) fn is_quiescent(&self) -> bool {
+        // Dedicated stages retire under this lock; holding it keeps both sweeps over the
+        // same set of counters (see `super::dedicated`).
+        let dedicated = self.dedicated.lock();
         let descheduled: u64 = self
-            .stats
+            .stages
             .iter()
+            .map(|s| &*s.stats)
+            .chain(dedicated.all_stats())
             .map(|s| s.descheduled.load(Ordering::Acquire))
             .sum();
         fence(Ordering::SeqCst);
         let scheduled: u64 = self
-            .stats
+            .stages
             .iter()
+            .map(|s| &*s.stats)
+            .chain(dedicated.all_stats())
             .map(|s| s.scheduled.load(Ordering::Acquire))
             .sum::<u64>()
             + self.external.scheduled.load(Ordering::Acquire);

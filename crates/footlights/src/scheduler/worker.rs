@@ -1,26 +1,48 @@
-//! One worker thread: its run queue, its next slot, and its loop.
+//! One worker thread: its run queues, its next slot, and its loop.
 //!
-//! The loop is: take a task (next slot, own deque, injector, steal), run one turn of it,
-//! repeat. With nothing to do, search the other queues for a short while, then park (see
-//! [`super::park`]). The worker publishes itself in a thread-local while it runs, so that a
-//! handler's `send` or `spawn` can schedule onto this worker's queues without any shared
-//! state, and count on this worker's own counters.
+//! A pool worker's loop is: take a task, run one turn of it, repeat. Where it looks, in
+//! order:
+//!
+//! 1. every 61st pick, its stage's inbox and the shared injector first (so work from other
+//!    threads is never starved by a busy worker);
+//! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row);
+//! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
+//!    scheduled, the stage's inbox for what others did) and its stealable deque, taking
+//!    turns at which comes first so neither starves the other;
+//! 4. the injector: a batch of it under work stealing, one task under work sharing;
+//! 5. the other workers' deques (work stealing only).
+//!
+//! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
+//!
+//! Where a task *goes* depends on the actor's home ([`crate::placement`]) and on the
+//! scheduler kind: pool work goes to the next slot and deque (stealing) or the shared
+//! injector (sharing), or to the worker's own FIFO (stages); pinned work to its stage.
+//!
+//! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
+//! retire when no actor lives on it any more ([`super::dedicated`]).
+//!
+//! The worker publishes itself in a thread-local while it runs, so that a handler's `send`
+//! or `spawn` can schedule onto this worker's queues without any shared state, count on
+//! this worker's own counters, and run an inline actor's turn right here.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
 
 use crossbeam_deque::Steal;
-use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Parker;
 
+use super::stage::Stage;
 use super::{Task, WorkerSeed};
+use crate::auto::WorkerProbe;
 use crate::metrics::{WorkerStats, bump, bump_by};
+use crate::placement::{INLINE_DEPTH, SchedulerKind, Site};
 use crate::system::Shared;
 
 /// How many tasks in a row may come from the next slot before the deque gets a turn.
 pub(crate) const NEXT_SLOT_STREAK: u32 = 64;
-/// Every this many picks, the injector is looked at first (fairness to outside work).
+/// Every this many picks, the inbox and the injector are looked at first.
 const INJECTOR_EVERY: u32 = 61;
 /// Search rounds before parking; round `i` spins `2^i` pauses first.
 const SEARCH_ROUNDS: u32 = 10;
@@ -33,9 +55,10 @@ thread_local! {
 pub(crate) fn with_current<R>(shared: &Arc<Shared>, f: impl FnOnce(Option<&Worker>) -> R) -> R {
     CURRENT.with(|current| {
         let p = current.get();
-        // SAFETY: `CURRENT` is set only by `Worker::run` to the worker it is running, on this
-        // same thread, and cleared before that worker is dropped; so a non-null pointer is
-        // valid for the duration of this call, which cannot outlive the loop.
+        // SAFETY: `CURRENT` is set only by `Worker::run` and `Worker::run_dedicated` to the
+        // worker they are running, on this same thread, and cleared before that worker is
+        // dropped; so a non-null pointer is valid for the duration of this call, which
+        // cannot outlive the loop.
         let worker = unsafe { p.as_ref() }.filter(|w| Arc::ptr_eq(&w.shared, shared));
         f(worker)
     })
@@ -44,36 +67,76 @@ pub(crate) fn with_current<R>(shared: &Arc<Shared>, f: impl FnOnce(Option<&Worke
 /// The state of one worker thread. It lives on the worker's stack.
 pub(crate) struct Worker {
     pub(crate) shared: Arc<Shared>,
-    /// This worker's counters (also in `shared`, for readers): one pointer away, since
-    /// they are bumped several times per message.
-    stats: Arc<CachePadded<WorkerStats>>,
-    index: usize,
+    /// This thread's stage: its inbox and counters (also reachable from `shared`).
+    pub(crate) stage: Arc<Stage>,
+    /// The pool index, or `None` for a dedicated stage.
+    pool_index: Option<usize>,
+    kind: SchedulerKind,
     queue: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
+    /// Tasks pinned to this stage that this worker scheduled itself.
+    local: RefCell<VecDeque<Task>>,
     parker: Parker,
     picks: Cell<u32>,
     streak: Cell<u32>,
     rng: Cell<u64>,
+    inline_depth: Cell<u32>,
+    /// Sampling state for automatic placement.
+    pub(crate) probe: WorkerProbe,
 }
 
 impl Worker {
+    /// A pool worker.
     pub(crate) fn new(shared: Arc<Shared>, seed: WorkerSeed) -> Self {
+        let stage = Arc::clone(&shared.sched.stages[seed.index]);
+        let kind = shared.sched.kind;
+        let probe = WorkerProbe::new(shared.sched.mode);
         Worker {
-            stats: Arc::clone(&shared.sched.stats[seed.index]),
             shared,
-            index: seed.index,
+            stage,
+            pool_index: Some(seed.index),
+            kind,
             queue: seed.queue,
             next: Cell::new(None),
+            local: RefCell::new(VecDeque::new()),
             parker: seed.parker,
             picks: Cell::new(0),
             streak: Cell::new(0),
             rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ (seed.index as u64 + 1)),
+            inline_depth: Cell::new(0),
+            probe,
+        }
+    }
+
+    /// The worker of a dedicated stage.
+    pub(crate) fn dedicated(shared: Arc<Shared>, stage: Arc<Stage>, parker: Parker) -> Self {
+        let kind = shared.sched.kind;
+        let probe = WorkerProbe::new(shared.sched.mode);
+        Worker {
+            shared,
+            stage,
+            pool_index: None,
+            kind,
+            queue: crossbeam_deque::Worker::new_fifo(),
+            next: Cell::new(None),
+            local: RefCell::new(VecDeque::new()),
+            parker,
+            picks: Cell::new(0),
+            streak: Cell::new(0),
+            rng: Cell::new(0x2545_F491_4F6C_DD1D),
+            inline_depth: Cell::new(0),
+            probe,
         }
     }
 
     /// This worker's counters.
     pub(crate) fn stats(&self) -> &WorkerStats {
-        &self.stats
+        &self.stage.stats
+    }
+
+    /// The pool stage this worker is, if it is one.
+    pub(crate) fn pool_index(&self) -> Option<usize> {
+        self.pool_index
     }
 
     /// Messages per turn.
@@ -81,36 +144,140 @@ impl Worker {
         self.shared.sched.batch
     }
 
-    /// The worker loop. Returns at shutdown.
+    /// The pool worker loop. Returns at shutdown.
     pub(crate) fn run(self) {
         CURRENT.with(|c| c.set(&self));
+        self.probe.started(&self.stage.probe);
         let sched = &self.shared.sched;
         while !sched.is_shutdown() {
             if let Some(task) = self.next_task().or_else(|| self.search()) {
-                bump(&self.stats().turns);
-                task.run_turn(&self);
+                self.run_turn(task);
                 continue;
             }
             self.park();
         }
         CURRENT.with(|c| c.set(ptr::null()));
-        // Tasks left in the next slot and the deque are dropped with `self`.
+        // Tasks left in the next slot and the queues are dropped with `self`.
     }
 
-    /// Schedules `task` on this worker (called while it runs a turn).
-    pub(crate) fn schedule(&self, task: Task) {
-        bump(&self.stats().scheduled);
-        if let Some(previous) = self.next.replace(Some(task)) {
-            self.queue.push(previous);
-            self.shared.sched.sleepers.notify_one();
+    /// The dedicated stage loop. Returns at shutdown, or when no actor lives on the stage
+    /// any more and its inbox is empty.
+    pub(crate) fn run_dedicated(self) {
+        CURRENT.with(|c| c.set(&self));
+        self.probe.started(&self.stage.probe);
+        let sched = &self.shared.sched;
+        while !sched.is_shutdown() {
+            if let Some(task) = self.take_own() {
+                self.run_turn(task);
+                continue;
+            }
+            if self.stage.residents() == 0 {
+                // Nothing can be pushed here any more (see `super::dedicated`); what was
+                // pushed before the last actor left is visible now.
+                if self.stage.inbox.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            sched.quiescence.worker_idle();
+            bump(&self.stats().parks);
+            self.parker.park();
+        }
+        CURRENT.with(|c| c.set(ptr::null()));
+    }
+
+    fn run_turn(&self, task: Task) {
+        bump(&self.stats().turns);
+        if self.probe.enabled() {
+            self.probe.turn_starting(&self.stage.probe);
+            task.run_turn(self);
+            self.probe.turn_finished(&self.stage.probe);
+        } else {
+            task.run_turn(self);
         }
     }
 
-    /// Puts a still-scheduled task at the back of this worker's deque.
-    pub(crate) fn requeue(&self, task: Task) {
-        self.queue.push(task);
-        if self.queue.len() > 1 || self.has_next() {
-            self.shared.sched.sleepers.notify_one();
+    /// Whether a send from the running handler may run an inline actor's turn right here.
+    pub(crate) fn can_inline(&self) -> bool {
+        self.inline_depth.get() < INLINE_DEPTH
+    }
+
+    /// Runs a turn of an inline actor whose mailbox the caller's push found idle.
+    pub(crate) fn run_inline(&self, task: Task) {
+        bump(&self.stats().scheduled);
+        bump(&self.stats().inline_turns);
+        bump(&self.stats().turns);
+        let depth = self.inline_depth.get();
+        self.inline_depth.set(depth + 1);
+        let sampling = self.probe.pause();
+        task.run_turn(self);
+        self.probe.resume(sampling);
+        self.inline_depth.set(depth);
+    }
+
+    /// Schedules `task`, whose home said `site`, from this worker (a fresh scheduling:
+    /// counted, and eligible for the next slot).
+    pub(crate) fn schedule(&self, task: Task, site: Site) {
+        bump(&self.stats().scheduled);
+        self.place(task, site, true);
+    }
+
+    /// Puts a still-scheduled task back where its home says (its turn ended with work
+    /// left, or with a push halfway through).
+    pub(crate) fn requeue(&self, task: Task, site: Site) {
+        self.place(task, site, false);
+    }
+
+    fn place(&self, task: Task, site: Site, fresh: bool) {
+        match site {
+            Site::Pool | Site::Inline => self.place_in_pool(task, fresh),
+            Site::Stage(k) if Some(k) == self.pool_index => self.local.borrow_mut().push_back(task),
+            Site::Stage(k) => self.shared.sched.push_stage(k, task),
+            Site::Dedicated => {
+                // The push happens under the home's lock, inside the cell: keep the cell
+                // alive until the lock is released, whoever runs the task meanwhile.
+                let keep = Arc::clone(&task);
+                if let Err(task) = keep.home().push_dedicated(task) {
+                    self.place_in_pool(task, fresh);
+                }
+            }
+        }
+    }
+
+    /// Reports the end of a turn to the sampler (called by the actor, which knows who it
+    /// is; only when sampling is enabled).
+    pub(crate) fn turn_ending(&self, actor: impl FnOnce() -> Task, handled: u64) {
+        let turns = self
+            .stats()
+            .turns
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.probe.turn_ending(
+            &self.stage.probe,
+            actor,
+            handled,
+            turns,
+            self.inline_depth.get() == 0,
+        );
+    }
+
+    fn place_in_pool(&self, task: Task, fresh: bool) {
+        let sched = &self.shared.sched;
+        match (self.kind, self.pool_index) {
+            (SchedulerKind::Steal, Some(_)) if fresh => {
+                if let Some(previous) = self.next.replace(Some(task)) {
+                    self.queue.push(previous);
+                    sched.sleepers.notify_one();
+                }
+            }
+            (SchedulerKind::Steal, Some(_)) => {
+                self.queue.push(task);
+                if self.queue.len() > 1 || self.has_next() {
+                    sched.sleepers.notify_one();
+                }
+            }
+            (SchedulerKind::Stages, Some(_)) => self.local.borrow_mut().push_back(task),
+            (SchedulerKind::Stages, None) => sched.push_stage(sched.next_stage(), task),
+            (SchedulerKind::Steal | SchedulerKind::Share, _) => sched.push_shared(task),
         }
     }
 
@@ -135,11 +302,17 @@ impl Worker {
         occupied
     }
 
+    /// The oldest task pinned to this stage: what this worker queued, then the inbox.
+    fn take_own(&self) -> Option<Task> {
+        let local = self.local.borrow_mut().pop_front();
+        local.or_else(|| self.stage.take())
+    }
+
     fn next_task(&self) -> Option<Task> {
         let picks = self.picks.get().wrapping_add(1);
         self.picks.set(picks);
         if picks % INJECTOR_EVERY == 0 {
-            if let Some(task) = self.take_injected() {
+            if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
                 return Some(task);
             }
         }
@@ -149,15 +322,32 @@ impl Worker {
                 self.streak.set(streak + 1);
                 return Some(task);
             }
-            self.requeue(task);
+            self.queue.push(task);
+            self.shared.sched.sleepers.notify_one();
         }
         self.streak.set(0);
-        self.queue.pop().or_else(|| self.take_injected())
+        if picks & 1 == 0 {
+            if let Some(task) = self.take_own() {
+                return Some(task);
+            }
+            self.queue.pop().or_else(|| self.take_injected())
+        } else {
+            self.queue
+                .pop()
+                .or_else(|| self.take_own())
+                .or_else(|| self.take_injected())
+        }
     }
 
     fn take_injected(&self) -> Option<Task> {
+        let injector = &self.shared.sched.injector;
         loop {
-            match self.shared.sched.injector.steal_batch_and_pop(&self.queue) {
+            let stolen = match self.kind {
+                SchedulerKind::Steal => injector.steal_batch_and_pop(&self.queue),
+                SchedulerKind::Share => injector.steal(),
+                SchedulerKind::Stages => return None,
+            };
+            match stolen {
                 Steal::Success(task) => return Some(task),
                 Steal::Empty => return None,
                 Steal::Retry => std::hint::spin_loop(),
@@ -165,23 +355,25 @@ impl Worker {
         }
     }
 
-    /// Steals from the injector or another worker's deque, starting at a random victim.
+    /// Takes from the injector, or steals from another worker's deque (work stealing only),
+    /// starting at a random victim.
     fn steal(&self) -> Option<Task> {
         if let Some(task) = self.take_injected() {
             return Some(task);
         }
         let stealers = &self.shared.sched.stealers;
         let n = stealers.len();
-        if n < 2 {
+        if n < 2 || self.kind != SchedulerKind::Steal {
             return None;
         }
+        let index = self.pool_index.unwrap_or(usize::MAX);
         let start = (self.random() % n as u64) as usize;
         let mut retry = true;
         while retry {
             retry = false;
             for k in 0..n {
                 let victim = (start + k) % n;
-                if victim == self.index {
+                if victim == index {
                     continue;
                 }
                 match stealers[victim].steal_batch_and_pop(&self.queue) {
@@ -201,7 +393,7 @@ impl Worker {
     /// usually arrives within microseconds, and parking and waking cost more than that.
     fn search(&self) -> Option<Task> {
         for round in 0..SEARCH_ROUNDS {
-            if let Some(task) = self.steal() {
+            if let Some(task) = self.stage.take().or_else(|| self.steal()) {
                 return Some(task);
             }
             if self.shared.sched.is_shutdown() {
@@ -216,9 +408,10 @@ impl Worker {
 
     fn park(&self) {
         let sched = &self.shared.sched;
-        sched.sleepers.announce(self.index);
-        if sched.has_stealable_work() || sched.is_shutdown() {
-            sched.sleepers.cancel(self.index);
+        let index = self.pool_index.expect("only pool workers park here");
+        sched.sleepers.announce(index);
+        if sched.has_pool_work() || !self.stage.inbox.is_empty() || sched.is_shutdown() {
+            sched.sleepers.cancel(index);
             return;
         }
         sched.quiescence.worker_idle();
@@ -226,7 +419,7 @@ impl Worker {
         self.parker.park();
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
-        sched.sleepers.cancel(self.index);
+        sched.sleepers.cancel(index);
     }
 
     fn random(&self) -> u64 {

@@ -1,0 +1,684 @@
+//! Automatic placement: sample what actors do while the program runs, and move the actors
+//! the runtime placed itself ([`crate::PlacementMode::Auto`]).
+//!
+//! # What is sampled, and what it costs
+//!
+//! Nothing here runs unless the system was built with placement `observe` or `auto`.
+//! Then:
+//!
+//! * **Turns, by sampling.** Each worker samples about one turn in [`SAMPLE_EVERY`] (with
+//!   jitter, so that a ring of actors is not sampled at the same member every time). A
+//!   sampled turn records its wall time, the messages it handled, and every send it made:
+//!   to whom, and whether the receiver last ran on another stage (a *cross-stage* send, the
+//!   hand-off that co-location would save). That gives message counts per pair of actors
+//!   and handler time per actor, scaled by the sampling rate. An unsampled turn costs one
+//!   counter decrement and two flag stores.
+//! * **Long turns, by watching.** A controller thread looks at every stage each
+//!   [`ROUND`]. A stage that has been inside the same turn since the previous look is
+//!   *watched*: the controller notes the time, the thread's CPU clock and its voluntary
+//!   context switches, and when the turn ends, the worker reports the actor with the wall
+//!   and CPU time since then. A turn that used more than half its wall time on the CPU was
+//!   busy computing. One that used less was blocked (sleeping, waiting on I/O or a lock)
+//!   if the thread gave up the CPU by itself meanwhile; if it did not, it was only
+//!   preempted by the operating system, which says nothing about the actor. Sampling by
+//!   time, not by turn count, is what makes a rare long turn visible at all.
+//!
+//! # What it decides
+//!
+//! Every [`DECIDE_EVERY`] rounds the controller folds the samples into decaying averages
+//! (halved each decision, so old behaviour fades within tens of milliseconds) and, in
+//! `auto` mode, moves actors. Only actors spawned with [`crate::Placement::Default`] under
+//! the `task` policy are moved; what the program placed stays where it was put.
+//!
+//! 1. **Blocking actors get their own stage.** An actor seen blocked in a long turn moves
+//!    to a dedicated stage, so it stops holding a pool worker (and every actor queued
+//!    behind it) hostage.
+//! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message is kept
+//!    in the pool, where stealing spreads such actors over the workers, and is never
+//!    pinned next to chatty actors that would wait behind it.
+//! 3. **Cheap leaves run inline.** An actor that other actors send to, whose handler is
+//!    short, and which sends nothing itself, becomes inline: its senders run it directly,
+//!    with no hand-off and no queue building up.
+//! 4. **Chatty groups share a stage.** Pairs of light actors with many *cross-stage* sends
+//!    are merged into groups, strongest pair first (a hub gathers its partners this way),
+//!    as long as a group's estimated load fits in one stage ([`GROUP_LOAD`] of a core);
+//!    each group of two or more is pinned to one stage, the least loaded one unless a
+//!    member is already pinned. Pairs whose hand-offs already stay on one worker (the
+//!    work-stealing scheduler's next slot keeps a token ring on one thread) are left
+//!    alone: moving them could only add hand-offs.
+//!
+//! Moving an actor is a store to its home ([`crate::placement`]), so a move can never
+//! reorder messages or let two threads run one actor.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use crate::placement::{Placement, PlacementMode, Site};
+use crate::scheduler::Task;
+use crate::scheduler::stage::Stage;
+use crate::system::Shared;
+
+/// About one turn in this many is sampled on each worker.
+pub const SAMPLE_EVERY: u32 = 512;
+/// How often the controller looks at the stages.
+pub const ROUND: Duration = Duration::from_millis(2);
+/// Decisions are made every this many rounds.
+pub const DECIDE_EVERY: u32 = 5;
+/// The largest estimated load, in cores, of a group pinned to one stage.
+pub const GROUP_LOAD: f64 = 0.7;
+/// Handler time per message above which an actor is CPU-heavy.
+const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
+/// Handler time per message below which an actor is cheap enough to run inline.
+const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
+/// Sampled turns needed before an actor is judged at all.
+const MIN_TURNS: f64 = 2.0;
+/// Sampled cross-stage sends on a pair needed before it counts as chatty.
+const MIN_CROSS: f64 = 4.0;
+/// Distinct receivers recorded per sampled turn; further sends are only counted.
+const MAX_RECEIVERS: usize = 8;
+
+/// One receiver of a sampled turn's sends.
+pub(crate) struct SendSample {
+    to: Task,
+    count: u32,
+    cross: u32,
+}
+
+/// What a worker reports to the controller.
+pub(crate) enum Sample {
+    /// A sampled turn.
+    Turn {
+        actor: Task,
+        wall_ns: u64,
+        handled: u64,
+        sends: Vec<SendSample>,
+        other_sends: u32,
+    },
+    /// A watched long turn: wall and CPU time since the controller began to watch it, and
+    /// whether the thread gave up the CPU by itself meanwhile (slept or waited) rather
+    /// than only being preempted.
+    Long {
+        actor: Task,
+        wall_ns: u64,
+        cpu_ns: u64,
+        gave_up_cpu: bool,
+    },
+}
+
+/// The watch a controller puts on a stage that is in a long turn.
+struct Watch {
+    turn: u64,
+    since: Instant,
+    cpu_ns: u64,
+    /// The thread's voluntary context switches so far.
+    voluntary: u64,
+}
+
+/// How a worker thread can be looked at from another thread.
+#[derive(Clone, Copy)]
+struct ThreadIds {
+    cpu_clock: libc::clockid_t,
+    tid: libc::pid_t,
+}
+
+/// The part of a stage the controller and its worker share.
+#[derive(Default)]
+pub(crate) struct StageProbe {
+    samples: Mutex<Vec<Sample>>,
+    in_turn: AtomicBool,
+    watched: AtomicBool,
+    watch: Mutex<Option<Watch>>,
+    /// The worker thread's CPU clock and thread id, once it has started.
+    thread: Mutex<Option<ThreadIds>>,
+    /// What the controller saw of this stage last round: turns, and whether in a turn.
+    last_seen: AtomicU64,
+}
+
+/// A worker's own sampling state.
+pub(crate) struct WorkerProbe {
+    enabled: bool,
+    countdown: Cell<u32>,
+    rng: Cell<u32>,
+    sampling: Cell<bool>,
+    started: Cell<Option<Instant>>,
+    sends: RefCell<Vec<SendSample>>,
+    other_sends: Cell<u32>,
+}
+
+impl WorkerProbe {
+    pub(crate) fn new(mode: PlacementMode) -> WorkerProbe {
+        WorkerProbe {
+            enabled: mode != PlacementMode::Manual,
+            countdown: Cell::new(SAMPLE_EVERY),
+            rng: Cell::new(0x9E37_79B9),
+            sampling: Cell::new(false),
+            started: Cell::new(None),
+            sends: RefCell::new(Vec::new()),
+            other_sends: Cell::new(0),
+        }
+    }
+
+    /// Whether this system samples at all.
+    #[inline]
+    pub(crate) fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Whether the running turn is sampled (its sends are recorded).
+    #[inline]
+    pub(crate) fn sampling(&self) -> bool {
+        self.sampling.get()
+    }
+
+    /// Called on the worker thread before its first turn.
+    pub(crate) fn started(&self, stage: &StageProbe) {
+        if self.enabled {
+            // SAFETY: `gettid` has no preconditions.
+            let tid = unsafe { libc::gettid() };
+            *stage.thread.lock() = thread_cpu_clock().map(|cpu_clock| ThreadIds { cpu_clock, tid });
+        }
+    }
+
+    /// Called before every turn when sampling is enabled.
+    pub(crate) fn turn_starting(&self, stage: &StageProbe) {
+        stage.in_turn.store(true, Ordering::Relaxed);
+        let left = self.countdown.get();
+        if left > 1 {
+            self.countdown.set(left - 1);
+            return;
+        }
+        self.countdown.set(self.jitter());
+        self.sampling.set(true);
+        self.started.set(Some(Instant::now()));
+    }
+
+    /// Called after every turn when sampling is enabled.
+    pub(crate) fn turn_finished(&self, stage: &StageProbe) {
+        stage.in_turn.store(false, Ordering::Relaxed);
+        self.sampling.set(false);
+        self.started.set(None);
+    }
+
+    /// Called by the actor at the end of its turn (before it gives up its reference), with
+    /// the messages it handled. `outermost` is false for an inline turn inside another.
+    pub(crate) fn turn_ending(
+        &self,
+        stage: &StageProbe,
+        actor: impl FnOnce() -> Task,
+        handled: u64,
+        turns: u64,
+        outermost: bool,
+    ) {
+        if !outermost {
+            return;
+        }
+        let mut actor = Some(actor);
+        if self.sampling.get() {
+            if let Some(started) = self.started.get() {
+                let sample = Sample::Turn {
+                    actor: (actor.take().expect("taken once"))(),
+                    wall_ns: nanos(started.elapsed()),
+                    handled,
+                    sends: std::mem::take(&mut *self.sends.borrow_mut()),
+                    other_sends: self.other_sends.replace(0),
+                };
+                stage.samples.lock().push(sample);
+            }
+        }
+        if stage.watched.load(Ordering::Relaxed) {
+            stage.watched.store(false, Ordering::Relaxed);
+            let Some(watch) = stage.watch.lock().take() else {
+                return;
+            };
+            let (Some(actor), Some(cpu_now), Some(voluntary)) =
+                (actor, own_cpu_ns(), own_voluntary_switches())
+            else {
+                return;
+            };
+            if watch.turn == turns {
+                stage.samples.lock().push(Sample::Long {
+                    actor: actor(),
+                    wall_ns: nanos(watch.since.elapsed()),
+                    cpu_ns: cpu_now.saturating_sub(watch.cpu_ns),
+                    gave_up_cpu: voluntary > watch.voluntary,
+                });
+            }
+        }
+    }
+
+    /// Records a send made by the sampled turn; `cross` if the receiver last ran on
+    /// another stage than `here`.
+    pub(crate) fn note_send(&self, to: impl FnOnce() -> Task, to_ptr: *const (), cross: bool) {
+        let mut sends = self.sends.borrow_mut();
+        if let Some(s) = sends
+            .iter_mut()
+            .find(|s| Arc::as_ptr(&s.to).cast::<()>() == to_ptr)
+        {
+            s.count += 1;
+            s.cross += u32::from(cross);
+        } else if sends.len() < MAX_RECEIVERS {
+            sends.push(SendSample {
+                to: to(),
+                count: 1,
+                cross: u32::from(cross),
+            });
+        } else {
+            self.other_sends.set(self.other_sends.get() + 1);
+        }
+    }
+
+    /// Stops recording for a nested inline turn; returns what to restore.
+    pub(crate) fn pause(&self) -> bool {
+        self.sampling.replace(false)
+    }
+
+    /// Restores recording after a nested inline turn.
+    pub(crate) fn resume(&self, sampling: bool) {
+        self.sampling.set(sampling);
+    }
+
+    fn jitter(&self) -> u32 {
+        // xorshift32; the period varies between 1/2 and 3/2 of SAMPLE_EVERY.
+        let mut x = self.rng.get();
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.rng.set(x);
+        SAMPLE_EVERY / 2 + x % SAMPLE_EVERY
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// The calling thread's CPU clock id, if the system has one.
+fn thread_cpu_clock() -> Option<libc::clockid_t> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: `pthread_self` is always valid for the calling thread, and `clock` is a valid
+    // place for the result.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    (rc == 0).then_some(clock)
+}
+
+/// Reads a CPU clock, in nanoseconds.
+fn clock_ns(clock: libc::clockid_t) -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write; an invalid clock (a thread that has ended)
+    // makes the call fail, which is handled.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (rc == 0).then(|| {
+        u64::try_from(ts.tv_sec).unwrap_or(0) * 1_000_000_000
+            + u64::try_from(ts.tv_nsec).unwrap_or(0)
+    })
+}
+
+fn own_cpu_ns() -> Option<u64> {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// The calling thread's voluntary context switches (it blocked or slept).
+fn own_voluntary_switches() -> Option<u64> {
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid place for the result.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    (rc == 0).then(|| u64::try_from(usage.ru_nvcsw).unwrap_or(0))
+}
+
+/// Another thread's voluntary context switches, from `/proc`.
+fn voluntary_switches_of(tid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// What the controller knows of one actor (decaying sums of its samples).
+struct Observed {
+    actor: Task,
+    turns: f64,
+    wall_ns: f64,
+    handled: f64,
+    sends: f64,
+    blocked: bool,
+    heavy: bool,
+    /// Sampled sends other actors made to it (keeps a receiver that is never sampled
+    /// itself in view).
+    received: f64,
+}
+
+impl Observed {
+    fn new(actor: Task) -> Observed {
+        Observed {
+            actor,
+            turns: 0.0,
+            wall_ns: 0.0,
+            handled: 0.0,
+            sends: 0.0,
+            blocked: false,
+            heavy: false,
+            received: 0.0,
+        }
+    }
+
+    fn ns_per_message(&self) -> f64 {
+        self.wall_ns / self.handled.max(1.0)
+    }
+}
+
+fn key(task: &Task) -> usize {
+    Arc::as_ptr(task).cast::<()>() as usize
+}
+
+/// The controller thread's state.
+struct Controller {
+    shared: Arc<Shared>,
+    actors: HashMap<usize, Observed>,
+    /// Sampled cross-stage sends per (sender, receiver).
+    edges: HashMap<(usize, usize), f64>,
+    window: Instant,
+}
+
+/// Starts the controller thread for `shared` (placement `observe` or `auto`).
+pub(crate) fn start(shared: &Arc<Shared>) -> std::io::Result<JoinHandle<()>> {
+    let shared = Arc::clone(shared);
+    std::thread::Builder::new()
+        .name("footlights-placement".to_owned())
+        .spawn(move || {
+            Controller {
+                shared,
+                actors: HashMap::new(),
+                edges: HashMap::new(),
+                window: Instant::now(),
+            }
+            .run();
+        })
+}
+
+impl Controller {
+    fn run(mut self) {
+        let mut round = 0u32;
+        loop {
+            std::thread::park_timeout(ROUND);
+            if self.shared.sched.is_shutdown() {
+                return;
+            }
+            self.watch_long_turns();
+            round += 1;
+            if round % DECIDE_EVERY == 0 {
+                self.ingest();
+                if self.shared.sched.mode == PlacementMode::Auto {
+                    self.decide();
+                }
+                self.decay();
+            }
+        }
+    }
+
+    /// Every stage the controller looks at: the pool's and the live dedicated ones.
+    fn stages(&self) -> Vec<Arc<Stage>> {
+        let sched = &self.shared.sched;
+        let mut stages: Vec<Arc<Stage>> = sched.stages.to_vec();
+        stages.extend(sched.dedicated.lock().stages.iter().cloned());
+        stages
+    }
+
+    /// Puts a watch on every stage still inside the turn it was in last round.
+    fn watch_long_turns(&self) {
+        for stage in self.stages() {
+            let probe = &stage.probe;
+            let turns = stage.stats.turns.load(Ordering::Acquire);
+            let in_turn = probe.in_turn.load(Ordering::Relaxed);
+            let seen = (turns << 1) | u64::from(in_turn);
+            let before = probe.last_seen.swap(seen, Ordering::Relaxed);
+            if !in_turn || before != seen || probe.watched.load(Ordering::Relaxed) {
+                continue;
+            }
+            let Some(ids) = *probe.thread.lock() else {
+                continue;
+            };
+            let (Some(cpu_ns), Some(voluntary)) =
+                (clock_ns(ids.cpu_clock), voluntary_switches_of(ids.tid))
+            else {
+                continue;
+            };
+            *probe.watch.lock() = Some(Watch {
+                turn: turns,
+                since: Instant::now(),
+                cpu_ns,
+                voluntary,
+            });
+            probe.watched.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn observed(&mut self, actor: &Task) -> &mut Observed {
+        self.actors
+            .entry(key(actor))
+            .or_insert_with(|| Observed::new(Arc::clone(actor)))
+    }
+
+    /// Folds every stage's new samples into the averages.
+    fn ingest(&mut self) {
+        for stage in self.stages() {
+            let samples = std::mem::take(&mut *stage.probe.samples.lock());
+            for sample in samples {
+                match sample {
+                    Sample::Turn {
+                        actor,
+                        wall_ns,
+                        handled,
+                        sends,
+                        other_sends,
+                    } => {
+                        let from = key(&actor);
+                        let total: u32 = sends.iter().map(|s| s.count).sum::<u32>() + other_sends;
+                        let o = self.observed(&actor);
+                        o.turns += 1.0;
+                        o.wall_ns += wall_ns as f64;
+                        o.handled += handled as f64;
+                        o.sends += f64::from(total);
+                        for send in sends {
+                            let to = key(&send.to);
+                            self.observed(&send.to).received += f64::from(send.count);
+                            if send.cross > 0 && to != from {
+                                *self.edges.entry((from, to)).or_insert(0.0) +=
+                                    f64::from(send.cross);
+                            }
+                        }
+                    }
+                    Sample::Long {
+                        actor,
+                        wall_ns,
+                        cpu_ns,
+                        gave_up_cpu,
+                    } => {
+                        // Off the CPU for most of the turn: blocked if the thread gave the
+                        // CPU up itself, merely preempted (the machine is oversubscribed)
+                        // otherwise, which says nothing about the actor.
+                        let o = self.observed(&actor);
+                        if cpu_ns * 2 >= wall_ns {
+                            o.heavy = true;
+                        } else if gave_up_cpu {
+                            o.blocked = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Halves every average, and forgets stopped actors and faded pairs.
+    fn decay(&mut self) {
+        self.window = Instant::now();
+        self.actors.retain(|_, o| {
+            o.turns *= 0.5;
+            o.wall_ns *= 0.5;
+            o.handled *= 0.5;
+            o.sends *= 0.5;
+            o.received *= 0.5;
+            !o.actor.is_stopped() && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked)
+        });
+        let actors = &self.actors;
+        self.edges.retain(|(a, b), w| {
+            *w *= 0.5;
+            *w >= 0.05 && actors.contains_key(a) && actors.contains_key(b)
+        });
+    }
+
+    fn movable(o: &Observed) -> bool {
+        o.actor.home().movable() && !o.actor.is_stopped()
+    }
+
+    fn decide(&mut self) {
+        let mut moves = 0u64;
+        // 1 and 2: blocking actors to dedicated stages; heavy ones stay in (or go back to)
+        // the pool.
+        for o in self.actors.values_mut() {
+            if !Self::movable(o) {
+                continue;
+            }
+            let site = o.actor.home().target();
+            if o.turns >= MIN_TURNS && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE {
+                o.heavy = true;
+            }
+            if o.blocked && site != Site::Dedicated {
+                o.actor.relocate(&Placement::Dedicated, true);
+                moves += 1;
+            } else if o.heavy && !o.blocked && matches!(site, Site::Stage(_) | Site::Inline) {
+                o.actor.relocate(&Placement::Pool, true);
+                moves += 1;
+            }
+        }
+        // 3: cheap leaves run inline.
+        for o in self.actors.values() {
+            if !Self::movable(o) || o.heavy || o.blocked {
+                continue;
+            }
+            // Whether the messages come from actors does not matter: a send from outside
+            // the runtime schedules an inline actor on the pool as before.
+            let leaf = o.turns >= MIN_TURNS && o.sends == 0.0;
+            if leaf
+                && o.ns_per_message() <= CHEAP_NS_PER_MESSAGE
+                && o.actor.home().target() == Site::Pool
+            {
+                o.actor.relocate(&Placement::Inline, true);
+                moves += 1;
+            }
+        }
+        moves += self.colocate();
+        if moves > 0 {
+            self.shared
+                .placement_moves
+                .fetch_add(moves, Ordering::Relaxed);
+        }
+    }
+
+    /// Estimated cores an actor keeps busy.
+    fn load(&self, o: &Observed) -> f64 {
+        let window = self.window.elapsed().as_nanos().max(1) as f64;
+        o.wall_ns * f64::from(SAMPLE_EVERY) / window
+    }
+
+    /// Step 4: groups chatty light actors and pins each group to one stage.
+    fn colocate(&self) -> u64 {
+        let threads = self.shared.sched.threads();
+        if threads < 2 {
+            return 0;
+        }
+        let light = |k: &usize| {
+            self.actors.get(k).is_some_and(|o| {
+                Self::movable(o)
+                    && !o.heavy
+                    && !o.blocked
+                    && matches!(o.actor.home().target(), Site::Pool | Site::Stage(_))
+            })
+        };
+        let mut pairs: Vec<((usize, usize), f64)> = self
+            .edges
+            .iter()
+            .filter(|&(&(a, b), &w)| w >= MIN_CROSS && light(&a) && light(&b))
+            .map(|(&pair, &w)| (pair, w))
+            .collect();
+        if pairs.is_empty() {
+            return 0;
+        }
+        pairs.sort_by(|x, y| y.1.total_cmp(&x.1));
+        // Union-find over the actors in chatty pairs, with each group's load.
+        let mut parent: HashMap<usize, usize> = HashMap::new();
+        let mut load: HashMap<usize, f64> = HashMap::new();
+        fn find(parent: &HashMap<usize, usize>, mut k: usize) -> usize {
+            while let Some(&p) = parent.get(&k) {
+                if p == k {
+                    break;
+                }
+                k = p;
+            }
+            k
+        }
+        for &((a, b), _) in &pairs {
+            for k in [a, b] {
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(k) {
+                    e.insert(k);
+                    load.insert(k, self.load(&self.actors[&k]));
+                }
+            }
+            let (ra, rb) = (find(&parent, a), find(&parent, b));
+            if ra == rb {
+                continue;
+            }
+            let merged = load[&ra] + load[&rb];
+            if merged <= GROUP_LOAD {
+                parent.insert(rb, ra);
+                load.insert(ra, merged);
+            }
+        }
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        let members: Vec<usize> = parent.keys().copied().collect();
+        for k in members {
+            let root = find(&parent, k);
+            groups.entry(root).or_default().push(k);
+        }
+        // Each stage's load from what is pinned there already.
+        let mut stage_load = vec![0.0f64; threads];
+        for o in self.actors.values() {
+            if let Site::Stage(k) = o.actor.home().target() {
+                stage_load[k % threads] += self.load(o);
+            }
+        }
+        let mut moves = 0;
+        let mut ordered: Vec<(usize, Vec<usize>)> =
+            groups.into_iter().filter(|(_, m)| m.len() >= 2).collect();
+        ordered.sort_by(|x, y| load[&y.0].total_cmp(&load[&x.0]));
+        for (root, members) in ordered {
+            let pinned = members
+                .iter()
+                .find_map(|k| self.actors[k].actor.home().pinned_stage());
+            let stage = pinned.unwrap_or_else(|| {
+                (0..threads)
+                    .min_by(|&x, &y| stage_load[x].total_cmp(&stage_load[y]))
+                    .unwrap_or(0)
+            });
+            stage_load[stage] += load[&root];
+            for k in members {
+                let actor = &self.actors[&k].actor;
+                if actor.home().target() != Site::Stage(stage) {
+                    actor.relocate(&Placement::Stage(stage), true);
+                    moves += 1;
+                }
+            }
+        }
+        moves
+    }
+}

@@ -1,0 +1,93 @@
+//! A stage: one thread's own run queue, counters and wake-up handle.
+//!
+//! Every worker thread, whether one of the pool's or a dedicated stage, has a [`Stage`].
+//! Its `inbox` takes the tasks that must run on this thread and no other (actors pinned to
+//! the stage, or living on a dedicated stage) when another thread schedules them; the
+//! owning worker is the only one that takes from it. A pool worker also has a stealable
+//! deque, which is not here because only the owner may push to it.
+//!
+//! A dedicated stage also counts the actors that live on it. When the last one stops or
+//! moves away, the stage's thread runs what is left in its inbox and retires
+//! ([`super::dedicated`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crossbeam_deque::{Injector, Steal};
+use crossbeam_utils::CachePadded;
+use crossbeam_utils::sync::Unparker;
+
+use super::Task;
+use crate::auto::StageProbe;
+use crate::metrics::WorkerStats;
+
+/// One worker thread's queue for pinned work, its counters, and how to wake it.
+pub(crate) struct Stage {
+    /// Tasks pinned to this stage, pushed by other threads.
+    pub(crate) inbox: Injector<Task>,
+    /// The counters only this stage's thread writes.
+    pub(crate) stats: CachePadded<WorkerStats>,
+    /// What the automatic placement reads from and tells this stage.
+    pub(crate) probe: StageProbe,
+    unparker: Unparker,
+    /// Dedicated stages only: the actors that live here.
+    actors: AtomicUsize,
+}
+
+impl Stage {
+    /// A stage woken through `unparker`, with `actors` resident actors (dedicated stages
+    /// start with the one they were made for; pool stages do not count).
+    pub(crate) fn new(unparker: Unparker, actors: usize) -> Stage {
+        Stage {
+            inbox: Injector::new(),
+            stats: CachePadded::new(WorkerStats::default()),
+            probe: StageProbe::default(),
+            unparker,
+            actors: AtomicUsize::new(actors),
+        }
+    }
+
+    /// Pushes a task for this stage's thread and wakes it (dedicated stages, which are
+    /// few and usually asleep; pool stages go through the scheduler's sleeper list).
+    pub(crate) fn push(&self, task: Task) {
+        self.inbox.push(task);
+        self.unparker.unpark();
+    }
+
+    /// Wakes this stage's thread.
+    pub(crate) fn wake(&self) {
+        self.unparker.unpark();
+    }
+
+    /// Takes the oldest task from the inbox.
+    pub(crate) fn take(&self) -> Option<Task> {
+        loop {
+            match self.inbox.steal() {
+                Steal::Success(task) => return Some(task),
+                Steal::Empty => return None,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+    }
+
+    /// Adds a resident actor, unless the stage has already lost its last one (then it may
+    /// be retiring, and the caller must go elsewhere).
+    pub(crate) fn join(&self) -> bool {
+        self.actors
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n > 0).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// A resident actor stopped or moved away; the last one wakes the thread to retire.
+    pub(crate) fn leave(&self) {
+        if self.actors.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.unparker.unpark();
+        }
+    }
+
+    /// Resident actors (dedicated stages).
+    pub(crate) fn residents(&self) -> usize {
+        self.actors.load(Ordering::Acquire)
+    }
+}

@@ -1,0 +1,634 @@
+//! Placement, execution policies, scheduler kinds and automatic placement, as a user sees
+//! them: where actors run, that moving them loses and reorders nothing, that inline
+//! actors cannot deadlock or overflow the stack, that a blocking actor on its own stage
+//! stalls nobody, and that automatic placement makes the moves it documents. No test is
+//! timed: each waits for an outcome, with generous deadlines only so that a bug fails
+//! instead of hanging.
+#![cfg(not(loom))]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use footlights::{
+    Actor, Addr, Context, Placement, PlacementMode, Policy, ReplyTo, SchedulerKind, Site, System,
+};
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn system(threads: usize, kind: SchedulerKind) -> System {
+    System::builder()
+        .threads(threads)
+        .scheduler(kind)
+        .placement(PlacementMode::Manual)
+        .policy(Policy::Task)
+        .build()
+        .expect("a system starts")
+}
+
+fn quiet(system: &System) {
+    assert!(
+        system.wait_quiescent_timeout(PATIENCE),
+        "the system did not become quiescent"
+    );
+}
+
+/// Waits until `f` holds, or fails the test after `PATIENCE`.
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !f() {
+        assert!(Instant::now() < deadline, "never happened: {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Counts, per sender, the sequence numbers it receives and how many came out of order;
+/// notes if two handlers ever ran at once; remembers which threads ran it.
+#[derive(Default)]
+struct Recorder {
+    last: HashMap<u32, u64>,
+    received: u64,
+    out_of_order: u64,
+    busy: Arc<AtomicBool>,
+    overlaps: u64,
+    threads: Vec<String>,
+}
+
+enum RecMsg {
+    Seq { sender: u32, seq: u64 },
+    Report(ReplyTo<Report>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Report {
+    received: u64,
+    out_of_order: u64,
+    overlaps: u64,
+    threads: Vec<String>,
+}
+
+impl Actor for Recorder {
+    type Msg = RecMsg;
+    fn handle(&mut self, _: &mut Context<Self>, msg: RecMsg) {
+        if self.busy.swap(true, Ordering::SeqCst) {
+            self.overlaps += 1;
+        }
+        let name = std::thread::current().name().unwrap_or("?").to_owned();
+        if !self.threads.contains(&name) {
+            self.threads.push(name);
+        }
+        match msg {
+            RecMsg::Seq { sender, seq } => {
+                let last = self.last.entry(sender).or_insert(0);
+                if seq != *last + 1 {
+                    self.out_of_order += 1;
+                }
+                *last = seq;
+                self.received += 1;
+            }
+            RecMsg::Report(r) => {
+                let _ = r.send(Report {
+                    received: self.received,
+                    out_of_order: self.out_of_order,
+                    overlaps: self.overlaps,
+                    threads: self.threads.clone(),
+                });
+            }
+        }
+        self.busy.store(false, Ordering::SeqCst);
+    }
+}
+
+fn report(r: &Addr<Recorder>) -> Report {
+    r.ask(RecMsg::Report)
+        .expect("recorder alive")
+        .wait_timeout(PATIENCE)
+        .expect("report in time")
+        .expect("report sent")
+}
+
+/// When told a count, sends that many numbered messages to each target, in slices of
+/// 100 (so that the senders interleave and moves happen in between).
+struct Sender {
+    id: u32,
+    next: u64,
+    targets: Vec<Addr<Recorder>>,
+}
+
+impl Actor for Sender {
+    type Msg = u64;
+    fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
+        let end = (self.next + 100).min(last);
+        while self.next < end {
+            self.next += 1;
+            for t in &self.targets {
+                t.send(RecMsg::Seq {
+                    sender: self.id,
+                    seq: self.next,
+                })
+                .unwrap_or_else(|_| panic!("recorder stopped"));
+            }
+        }
+        if self.next < last {
+            let _ = ctx.addr().send(last);
+        }
+    }
+}
+
+fn senders(system: &System, n: u32, targets: &[Addr<Recorder>]) -> Vec<Addr<Sender>> {
+    (0..n)
+        .map(|id| {
+            system.spawn(Sender {
+                id,
+                next: 0,
+                targets: targets.to_vec(),
+            })
+        })
+        .collect()
+}
+
+fn check_all(recorders: &[Addr<Recorder>], expected: u64) {
+    for r in recorders {
+        let rep = report(r);
+        assert_eq!(rep.received, expected, "lost or duplicated messages");
+        assert_eq!(rep.out_of_order, 0, "per-sender order broken");
+        assert_eq!(rep.overlaps, 0, "two handlers of one actor ran at once");
+    }
+}
+
+#[test]
+fn every_scheduler_keeps_order_and_loses_nothing() {
+    for kind in [
+        SchedulerKind::Steal,
+        SchedulerKind::Share,
+        SchedulerKind::Stages,
+    ] {
+        for threads in [1, 2, 4] {
+            let system = system(threads, kind);
+            assert_eq!(system.scheduler(), kind);
+            let recorders: Vec<_> = (0..4).map(|_| system.spawn(Recorder::default())).collect();
+            for s in senders(&system, 8, &recorders) {
+                s.send(2_000).expect("sender alive");
+            }
+            quiet(&system);
+            check_all(&recorders, 8 * 2_000);
+            quiet(&system);
+            assert_eq!(system.metrics().messages_pending(), 0, "{kind:?} {threads}");
+        }
+    }
+}
+
+#[test]
+fn a_stage_pinned_actor_runs_only_on_its_stage() {
+    for kind in [SchedulerKind::Steal, SchedulerKind::Share] {
+        let system = system(2, kind);
+        let pinned = system.spawn_placed(Recorder::default(), Placement::Stage(1));
+        let free = system.spawn(Recorder::default());
+        assert_eq!(pinned.site(), Site::Stage(1));
+        for s in senders(&system, 8, &[pinned.clone(), free.clone()]) {
+            s.send(2_000).expect("sender alive");
+        }
+        quiet(&system);
+        check_all(&[pinned.clone(), free], 8 * 2_000);
+        assert_eq!(report(&pinned).threads, ["footlights-worker-1"], "{kind:?}");
+    }
+}
+
+#[test]
+fn stage_numbers_wrap_and_near_shares_a_stage() {
+    let system = system(2, SchedulerKind::Steal);
+    let a = system.spawn_placed(Recorder::default(), Placement::Stage(5));
+    assert_eq!(a.stage(), Some(1), "stage 5 of 2 is stage 1");
+    let b = system.spawn_placed(Recorder::default(), Placement::near(&a));
+    assert_eq!(b.stage(), Some(1));
+    // Near an actor in the pool: both end up pinned to one stage.
+    let c = system.spawn(Recorder::default());
+    let d = system.spawn_placed(Recorder::default(), Placement::near(&c));
+    assert!(c.stage().is_some());
+    assert_eq!(c.stage(), d.stage());
+    for s in senders(&system, 2, &[a.clone(), b.clone(), c.clone(), d.clone()]) {
+        s.send(500).expect("sender alive");
+    }
+    quiet(&system);
+    check_all(&[a.clone(), b.clone(), c.clone(), d.clone()], 2 * 500);
+    assert_eq!(report(&a).threads, report(&b).threads);
+    assert_eq!(report(&c).threads, report(&d).threads);
+}
+
+#[test]
+fn the_stages_scheduler_spreads_actors_round_robin_and_never_steals() {
+    let system = system(2, SchedulerKind::Stages);
+    let actors: Vec<_> = (0..4).map(|_| system.spawn(Recorder::default())).collect();
+    let stages: Vec<_> = actors
+        .iter()
+        .map(|a| a.stage().expect("on a stage"))
+        .collect();
+    assert!(stages.contains(&0) && stages.contains(&1), "{stages:?}");
+    for s in senders(&system, 4, &actors) {
+        s.send(1_000).expect("sender alive");
+    }
+    quiet(&system);
+    check_all(&actors, 4 * 1_000);
+    for (a, k) in actors.iter().zip(stages) {
+        assert_eq!(report(a).threads, [format!("footlights-worker-{k}")]);
+    }
+    assert!(system.metrics().workers.iter().all(|w| w.steals == 0));
+}
+
+/// Blocks in its handler until the test lets it go.
+struct Blocker {
+    gate: mpsc::Receiver<()>,
+    entered: mpsc::Sender<()>,
+}
+
+impl Actor for Blocker {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        let _ = self.entered.send(());
+        let _ = self.gate.recv_timeout(PATIENCE);
+    }
+}
+
+/// Answers a ping with a pong.
+struct Echo;
+impl Actor for Echo {
+    type Msg = (u64, ReplyTo<u64>);
+    fn handle(&mut self, _: &mut Context<Self>, (n, r): Self::Msg) {
+        let _ = r.send(n + 1);
+    }
+}
+
+#[test]
+fn a_blocking_actor_on_its_own_stage_does_not_stall_others() {
+    // One pool worker: if the blocker ran there, nothing else could run until it returned.
+    let system = system(1, SchedulerKind::Steal);
+    let (open, gate) = mpsc::channel();
+    let (entered, inside) = mpsc::channel();
+    let blocker = system.spawn_placed(Blocker { gate, entered }, Placement::Dedicated);
+    assert_eq!(blocker.site(), Site::Dedicated);
+    blocker.send(()).expect("blocker alive");
+    inside
+        .recv_timeout(PATIENCE)
+        .expect("the blocker is inside");
+    let echo = system.spawn(Echo);
+    for n in 0..1_000 {
+        let answer = echo
+            .ask(|r| (n, r))
+            .expect("echo alive")
+            .wait_timeout(PATIENCE);
+        assert_eq!(
+            answer.expect("answered while the blocker blocks"),
+            Ok(n + 1)
+        );
+    }
+    open.send(()).expect("blocker waiting");
+    quiet(&system);
+    let m = system.metrics();
+    assert_eq!(m.dedicated_started, 1);
+    assert_eq!(m.dedicated.messages_handled, 1);
+    drop(blocker);
+    quiet(&system);
+    eventually("the dedicated stage retires", || {
+        system.metrics().dedicated_live == 0
+    });
+}
+
+#[test]
+fn dedicated_stages_beyond_the_limit_go_to_the_pool() {
+    let system = System::builder()
+        .threads(1)
+        .max_dedicated(2)
+        .build()
+        .expect("a system starts");
+    let actors: Vec<_> = (0..4)
+        .map(|_| system.spawn_placed(Recorder::default(), Placement::Dedicated))
+        .collect();
+    let sites: Vec<_> = actors.iter().map(|a| a.site()).collect();
+    assert_eq!(
+        sites,
+        [Site::Dedicated, Site::Dedicated, Site::Pool, Site::Pool]
+    );
+    let m = system.metrics();
+    assert_eq!((m.dedicated_started, m.dedicated_refused), (2, 2));
+    for s in senders(&system, 2, &actors) {
+        s.send(300).expect("sender alive");
+    }
+    quiet(&system);
+    check_all(&actors, 2 * 300);
+}
+
+#[test]
+fn the_thread_policy_gives_every_actor_a_thread_of_its_own() {
+    let system = System::builder()
+        .threads(1)
+        .policy(Policy::Thread)
+        .build()
+        .expect("a system starts");
+    let actors: Vec<_> = (0..3).map(|_| system.spawn(Recorder::default())).collect();
+    for s in senders(&system, 1, &actors) {
+        s.send(100).expect("sender alive");
+    }
+    quiet(&system);
+    check_all(&actors, 100);
+    for a in &actors {
+        assert_eq!(report(a).threads, ["footlights-dedicated"]);
+    }
+    // The sender is an actor too: four threads of their own.
+    assert_eq!(system.metrics().dedicated_started, 4);
+}
+
+/// Forwards a counter down a chain; the last link reports the count.
+struct Link {
+    next: Option<Addr<Link>>,
+    done: Option<ReplyTo<u64>>,
+}
+
+impl Actor for Link {
+    type Msg = u64;
+    fn handle(&mut self, _: &mut Context<Self>, n: u64) {
+        match (&self.next, self.done.take()) {
+            (Some(next), _) => next.send(n + 1).expect("next link alive"),
+            (None, Some(done)) => {
+                let _ = done.send(n);
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+#[test]
+fn a_long_inline_chain_neither_overflows_the_stack_nor_stalls() {
+    const LINKS: u64 = 100_000;
+    let system = system(2, SchedulerKind::Steal);
+    let (done, answer) = footlights::reply::pair();
+    let mut next = system.spawn_placed(
+        Link {
+            next: None,
+            done: Some(done),
+        },
+        Placement::Inline,
+    );
+    for _ in 1..LINKS {
+        next = system.spawn_placed(
+            Link {
+                next: Some(next),
+                done: None,
+            },
+            Placement::Inline,
+        );
+    }
+    quiet(&system);
+    next.send(1).expect("first link alive");
+    assert_eq!(
+        answer.wait_timeout(PATIENCE).expect("chain ends"),
+        Ok(LINKS)
+    );
+    let inline_turns = system.metrics().all_threads().inline_turns;
+    assert!(inline_turns > LINKS / 2, "{inline_turns} inline turns");
+}
+
+/// Bounces a ball with its partner until it has been hit `rounds` times.
+struct Player {
+    partner: Option<Addr<Player>>,
+    hits: u64,
+    rounds: u64,
+    done: Option<ReplyTo<u64>>,
+}
+
+enum Play {
+    Partner(Addr<Player>),
+    Ball,
+}
+
+impl Actor for Player {
+    type Msg = Play;
+    fn handle(&mut self, _: &mut Context<Self>, msg: Play) {
+        match msg {
+            Play::Partner(p) => self.partner = Some(p),
+            Play::Ball => {
+                self.hits += 1;
+                if self.hits == self.rounds {
+                    if let Some(done) = self.done.take() {
+                        let _ = done.send(self.hits);
+                    }
+                }
+                if self.hits <= self.rounds {
+                    let partner = self.partner.as_ref().expect("partnered");
+                    let _ = partner.send(Play::Ball);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn inline_cycles_do_not_deadlock() {
+    // A and B both inline: A's send runs B inline, and B's send back finds A busy (it is
+    // the one running B), so it queues instead of recursing.
+    for threads in [1, 2] {
+        let system = system(threads, SchedulerKind::Steal);
+        let (done, answer) = footlights::reply::pair();
+        let player = |done| Player {
+            partner: None,
+            hits: 0,
+            rounds: 10_000,
+            done,
+        };
+        let a = system.spawn_placed(player(Some(done)), Placement::Inline);
+        let b = system.spawn_placed(player(None), Placement::Inline);
+        a.send(Play::Partner(b.clone())).expect("a alive");
+        b.send(Play::Partner(a.clone())).expect("b alive");
+        quiet(&system);
+        a.send(Play::Ball).expect("a alive");
+        assert_eq!(
+            answer.wait_timeout(PATIENCE).expect("game ends"),
+            Ok(10_000)
+        );
+        quiet(&system);
+        assert!(system.metrics().all_threads().inline_turns > 0);
+    }
+}
+
+#[test]
+fn inline_actors_keep_order_and_run_one_handler_at_a_time() {
+    let system = system(4, SchedulerKind::Steal);
+    let recorders: Vec<_> = (0..2)
+        .map(|_| system.spawn_placed(Recorder::default(), Placement::Inline))
+        .collect();
+    for s in senders(&system, 8, &recorders) {
+        s.send(3_000).expect("sender alive");
+    }
+    quiet(&system);
+    check_all(&recorders, 8 * 3_000);
+    assert!(system.metrics().all_threads().inline_turns > 0);
+}
+
+#[test]
+fn moving_actors_under_load_loses_and_reorders_nothing() {
+    const PER_SENDER: u64 = 20_000;
+    let system = system(2, SchedulerKind::Steal);
+    let recorders: Vec<_> = (0..3).map(|_| system.spawn(Recorder::default())).collect();
+    let anchor = system.spawn(Recorder::default());
+    let senders = senders(&system, 6, &recorders);
+    for s in &senders {
+        s.send(PER_SENDER).expect("sender alive");
+    }
+    let placements = [
+        Placement::Stage(0),
+        Placement::Dedicated,
+        Placement::Stage(1),
+        Placement::Inline,
+        Placement::Pool,
+        Placement::near(&anchor),
+        Placement::Dedicated,
+    ];
+    let mut moves = 0u64;
+    while !system.is_quiescent() {
+        for (i, r) in recorders.iter().enumerate() {
+            r.place(placements[(moves as usize + i) % placements.len()].clone());
+            moves += 1;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    quiet(&system);
+    assert!(moves >= 7, "the test moved actors only {moves} times");
+    check_all(&recorders, 6 * PER_SENDER);
+    // The last report's turn may still be finishing: its reply was sent from inside it.
+    quiet(&system);
+    let m = system.metrics();
+    assert_eq!(m.messages_pending(), 0);
+    assert!(m.dedicated_started > 0);
+}
+
+/// Sleeps in every handler: an actor that blocks.
+struct Sleeper {
+    handled: Arc<AtomicU64>,
+}
+impl Actor for Sleeper {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        std::thread::sleep(Duration::from_millis(10));
+        self.handled.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn auto(threads: usize, kind: SchedulerKind) -> System {
+    System::builder()
+        .threads(threads)
+        .scheduler(kind)
+        .policy(Policy::Task)
+        .placement(PlacementMode::Auto)
+        .build()
+        .expect("a system starts")
+}
+
+#[test]
+fn auto_placement_moves_a_blocking_actor_to_its_own_stage() {
+    let system = auto(1, SchedulerKind::Steal);
+    let handled = Arc::new(AtomicU64::new(0));
+    let sleeper = system.spawn(Sleeper {
+        handled: Arc::clone(&handled),
+    });
+    let mut sent = 0;
+    eventually("the sleeper moves to a dedicated stage", || {
+        if handled.load(Ordering::Relaxed) + 2 > sent {
+            sleeper.send(()).expect("sleeper alive");
+            sent += 1;
+        }
+        sleeper.site() == Site::Dedicated
+    });
+    assert!(system.metrics().placement_moves > 0);
+    quiet(&system);
+    assert_eq!(handled.load(Ordering::Relaxed), sent);
+}
+
+/// Sends `n` increments to a counter, from inside the runtime.
+struct Producer {
+    counter: Addr<Recorder>,
+    next: u64,
+}
+impl Actor for Producer {
+    type Msg = u64;
+    fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
+        let end = (self.next + 1_000).min(last);
+        while self.next < end {
+            self.next += 1;
+            let _ = self.counter.send(RecMsg::Seq {
+                sender: 0,
+                seq: self.next,
+            });
+        }
+        if self.next < last {
+            let _ = ctx.addr().send(last);
+        }
+    }
+}
+
+#[test]
+fn auto_placement_runs_a_cheap_leaf_inline() {
+    let system = auto(2, SchedulerKind::Steal);
+    let counter = system.spawn(Recorder::default());
+    let producer = system.spawn(Producer {
+        counter: counter.clone(),
+        next: 0,
+    });
+    let mut total = 0;
+    eventually("the counter runs inline", || {
+        total += 100_000;
+        producer.send(total).expect("producer alive");
+        quiet(&system);
+        counter.site() == Site::Inline
+    });
+    // It still counts every message, in order.
+    check_all(&[counter], total);
+}
+
+#[test]
+fn auto_placement_puts_a_chatty_pair_on_one_stage_and_leaves_placed_actors_alone() {
+    // The stages scheduler spreads the two players over both stages, so every hit crosses
+    // stages until the pair is co-located.
+    let system = auto(2, SchedulerKind::Stages);
+    let player = |done| Player {
+        partner: None,
+        hits: 0,
+        rounds: u64::MAX,
+        done,
+    };
+    let a = system.spawn(player(None));
+    let b = system.spawn(player(None));
+    let fixed = system.spawn_placed(player(None), Placement::Stage(1));
+    let c = system.spawn_placed(player(None), Placement::Stage(0));
+    assert_ne!(a.stage(), b.stage());
+    a.send(Play::Partner(b.clone())).expect("a alive");
+    b.send(Play::Partner(a.clone())).expect("b alive");
+    fixed.send(Play::Partner(c.clone())).expect("alive");
+    c.send(Play::Partner(fixed.clone())).expect("alive");
+    a.send(Play::Ball).expect("a alive");
+    fixed.send(Play::Ball).expect("alive");
+    eventually("the pair shares a stage", || a.stage() == b.stage());
+    assert_eq!(fixed.stage(), Some(1));
+    assert_eq!(c.stage(), Some(0));
+    assert!(system.metrics().placement_moves > 0);
+}
+
+#[test]
+fn observe_mode_samples_but_moves_nothing() {
+    let system = System::builder()
+        .threads(2)
+        .scheduler(SchedulerKind::Stages)
+        .placement(PlacementMode::Observe)
+        .build()
+        .expect("a system starts");
+    let recorders: Vec<_> = (0..4).map(|_| system.spawn(Recorder::default())).collect();
+    let before: Vec<_> = recorders.iter().map(|r| r.site()).collect();
+    for s in senders(&system, 4, &recorders) {
+        s.send(20_000).expect("sender alive");
+    }
+    quiet(&system);
+    std::thread::sleep(Duration::from_millis(50));
+    check_all(&recorders, 4 * 20_000);
+    let after: Vec<_> = recorders.iter().map(|r| r.site()).collect();
+    assert_eq!(before, after);
+    assert_eq!(system.metrics().placement_moves, 0);
+}
