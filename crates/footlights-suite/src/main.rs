@@ -3,7 +3,12 @@
 //! `footlights-suite BENCH [NAME=VALUE ...]` runs one benchmark and prints one line,
 //! `result bench=BENCH check=VALUE`, on standard output; `footlights-suite --help` lists
 //! the benchmarks, their parameters, quick defaults, ranges and seed values. The worker
-//! thread count comes from `FOOTLIGHTS_THREADS` (else the available parallelism).
+//! thread count comes from `FOOTLIGHTS_THREADS` (else the available parallelism), and the
+//! rest of the runtime's configuration from its other variables: `FOOTLIGHTS_SCHEDULER`
+//! (steal, share, stages), `FOOTLIGHTS_POLICY` (task, thread, inline) and
+//! `FOOTLIGHTS_PLACEMENT` (manual, observe, auto); see `footlights::config`. The programs
+//! themselves place nothing, so each configuration runs the same code, which is how
+//! `suite.toml`'s footlights variants compare schedulers, policies and placement.
 //!
 //! This file is the shell: [`suite_contract::run_main`] does the process protocol (help,
 //! parsing, the exact error messages, exit statuses 0/1/2, panics), [`run`] starts and

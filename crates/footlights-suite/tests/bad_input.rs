@@ -124,6 +124,52 @@ fn a_bad_thread_count_is_a_run_error() {
 }
 
 #[test]
+fn a_bad_scheduler_policy_or_placement_is_a_run_error_naming_the_variable() {
+    for (var, value, accepted) in [
+        ("FOOTLIGHTS_SCHEDULER", "stealing", "steal, share, stages"),
+        ("FOOTLIGHTS_POLICY", "threads", "task, thread, inline"),
+        ("FOOTLIGHTS_PLACEMENT", "", "manual, observe, auto"),
+    ] {
+        let run = common::suite_with(&["pingpong", "pings=10"], Some("1"), &[(var, value)]);
+        assert_eq!(run.status, Some(1), "{var}: {run:?}");
+        assert_eq!(run.stdout, "");
+        assert!(run.stderr.starts_with("error: pingpong: "), "{run:?}");
+        assert!(run.stderr.contains(var), "{run:?}");
+        assert!(run.stderr.contains(accepted), "{run:?}");
+    }
+}
+
+#[test]
+fn every_runtime_configuration_gives_the_same_answers() {
+    let configurations: [&[(&str, &str)]; 5] = [
+        &[("FOOTLIGHTS_SCHEDULER", "share")],
+        &[("FOOTLIGHTS_SCHEDULER", "stages")],
+        &[("FOOTLIGHTS_POLICY", "thread")],
+        &[("FOOTLIGHTS_POLICY", "inline")],
+        &[("FOOTLIGHTS_PLACEMENT", "auto")],
+    ];
+    for env in configurations {
+        for (args, check) in [
+            (&["threadring", "actors=503", "hops=1000"][..], "498"),
+            (&["chameneos", "creatures=10", "meetings=6000"][..], "12000"),
+            (&["fibtree", "n=10"][..], "55"),
+            (
+                &["mixed", "rings=4", "ring_size=50", "token=100", "reps=2"][..],
+                "8",
+            ),
+        ] {
+            let run = common::suite_with(args, Some("2"), env);
+            let expected = format!("result bench={} check={check}", args[0]);
+            let line = run.stdout.lines().next().unwrap_or_default();
+            assert!(
+                line == expected || line.starts_with(&format!("{expected} ")),
+                "{env:?}: {run:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn quick_defaults_run_without_parameters() {
     let run = suite(&["fibtree"], Some("2"));
     assert_eq!(run.stdout, "result bench=fibtree check=6765\n", "{run:?}");

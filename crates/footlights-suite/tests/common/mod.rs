@@ -22,11 +22,22 @@ pub struct Run {
 /// Runs `footlights-suite ARGS` with `FOOTLIGHTS_THREADS=threads` (unset if `None`), and
 /// panics if it takes longer than [`RUN_LIMIT`].
 pub fn suite(args: &[&str], threads: Option<&str>) -> Run {
+    suite_with(args, threads, &[])
+}
+
+/// Like [`suite`], with extra environment variables (the runtime's other settings are
+/// removed from the inherited environment first).
+pub fn suite_with(args: &[&str], threads: Option<&str>, env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_footlights-suite"));
     command
         .args(args)
         .env_remove("FOOTLIGHTS_THREADS")
         .env_remove("FOOTLIGHTS_BATCH")
+        .env_remove("FOOTLIGHTS_SCHEDULER")
+        .env_remove("FOOTLIGHTS_POLICY")
+        .env_remove("FOOTLIGHTS_PLACEMENT")
+        .env_remove("FOOTLIGHTS_MAX_DEDICATED")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
