@@ -39,13 +39,18 @@
 //! 3. **Cheap leaves run inline.** An actor that other actors send to, whose handler is
 //!    short, and which sends nothing itself, becomes inline: its senders run it directly,
 //!    with no hand-off and no queue building up.
-//! 4. **Chatty groups share a stage.** Pairs of light actors with many *cross-stage* sends
-//!    are merged into groups, strongest pair first (a hub gathers its partners this way),
-//!    as long as a group's estimated load fits in one stage ([`GROUP_LOAD`] of a core);
+//! 4. **Chatty groups share a stage.** Pairs of light actors with many *cross-stage*
+//!    sends, each with at most two chatty partners (pairs, chains and rings), are merged
+//!    into groups, strongest pair first, as long as a group's estimated load fits in one
+//!    stage ([`GROUP_LOAD`] of a core);
 //!    each group of two or more is pinned to one stage, the least loaded one unless a
 //!    member is already pinned. Pairs whose hand-offs already stay on one worker (the
 //!    work-stealing scheduler's next slot keeps a token ring on one thread) are left
-//!    alone: moving them could only add hand-offs.
+//!    alone: moving them could only add hand-offs. Hubs (a meeting place, a server with
+//!    many clients) are left to the scheduler too: the controller only ever sees a sample
+//!    of a hub's partners, and pinning the hub with part of them made chameneos unfair
+//!    (some creatures served on the hub's stage far more often than the rest; see
+//!    `docs/findings.md`).
 //!
 //! Moving an actor is a store to its home ([`crate::placement`]), so a move can never
 //! reorder messages or let two threads run one actor.
@@ -80,6 +85,9 @@ const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
 const MIN_TURNS: f64 = 2.0;
 /// Sampled cross-stage sends on a pair needed before it counts as chatty.
 const MIN_CROSS: f64 = 4.0;
+/// Most distinct chatty partners an actor may have and still be co-located: pairs, chains
+/// and rings, not hubs.
+const MAX_PARTNERS: usize = 2;
 /// Distinct receivers recorded per sampled turn; further sends are only counted.
 const MAX_RECEIVERS: usize = 8;
 
@@ -605,15 +613,25 @@ impl Controller {
                     && matches!(o.actor.home().target(), Site::Pool | Site::Stage(_))
             })
         };
+        // Distinct partners of each actor, over every sampled pair.
+        let mut partners: HashMap<usize, Vec<usize>> = HashMap::new();
+        for &(a, b) in self.edges.keys() {
+            for (x, y) in [(a, b), (b, a)] {
+                let list = partners.entry(x).or_default();
+                if !list.contains(&y) {
+                    list.push(y);
+                }
+            }
+        }
+        let few_partners = |k: &usize| partners.get(k).is_none_or(|p| p.len() <= MAX_PARTNERS);
         let mut pairs: Vec<((usize, usize), f64)> = self
             .edges
             .iter()
-            .filter(|&(&(a, b), &w)| w >= MIN_CROSS && light(&a) && light(&b))
+            .filter(|&(&(a, b), &w)| {
+                w >= MIN_CROSS && light(&a) && light(&b) && few_partners(&a) && few_partners(&b)
+            })
             .map(|(&pair, &w)| (pair, w))
             .collect();
-        if pairs.is_empty() {
-            return 0;
-        }
         pairs.sort_by(|x, y| y.1.total_cmp(&x.1));
         // Union-find over the actors in chatty pairs, with each group's load.
         let mut parent: HashMap<usize, usize> = HashMap::new();

@@ -362,8 +362,11 @@ impl<A: Actor> Runnable for ActorCell<A> {
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
-        if let Some(stage) = worker.pool_index() {
-            self.home.ran_on(stage);
+        if worker.probe.enabled() {
+            // Where it ran, for the sampler's cross-stage sends (only sampled systems pay).
+            if let Some(stage) = worker.pool_index() {
+                self.home.ran_on(stage);
+            }
         }
         let mut ctx = Context::new(&self, false);
         // Envelopes taken (bounded by the batch), and of those, messages handled.

@@ -181,7 +181,8 @@ pub enum Placement {
     /// Always on pool stage `k mod threads`: no other worker takes it.
     Stage(usize),
     /// On the same stage as another actor ([`Placement::near`]). If that actor is in the
-    /// pool, both are pinned to the stage it last ran on.
+    /// pool, both are pinned to one stage: the one it last ran on if the system samples
+    /// (placement `observe` or `auto`), else the spawning worker's, else stage 0.
     Near(Anchor),
     /// On a new stage of its own: a thread that runs only this actor (and actors placed
     /// near it), for actors that block. If the thread cannot be started (the system's

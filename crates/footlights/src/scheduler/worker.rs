@@ -72,8 +72,13 @@ pub(crate) struct Worker {
     /// The pool index, or `None` for a dedicated stage.
     pool_index: Option<usize>,
     kind: SchedulerKind,
+    /// A pool worker under work stealing (the scheduler's fast path).
+    steal_pool: bool,
     queue: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
+    /// Whether the task in the next slot is pinned to this stage (it then spills to the
+    /// private FIFO, not the stealable deque).
+    next_pinned: Cell<bool>,
     /// Tasks pinned to this stage that this worker scheduled itself.
     local: RefCell<VecDeque<Task>>,
     parker: Parker,
@@ -96,8 +101,10 @@ impl Worker {
             stage,
             pool_index: Some(seed.index),
             kind,
+            steal_pool: kind == SchedulerKind::Steal,
             queue: seed.queue,
             next: Cell::new(None),
+            next_pinned: Cell::new(false),
             local: RefCell::new(VecDeque::new()),
             parker: seed.parker,
             picks: Cell::new(0),
@@ -117,8 +124,10 @@ impl Worker {
             stage,
             pool_index: None,
             kind,
+            steal_pool: false,
             queue: crossbeam_deque::Worker::new_fifo(),
             next: Cell::new(None),
+            next_pinned: Cell::new(false),
             local: RefCell::new(VecDeque::new()),
             parker,
             picks: Cell::new(0),
@@ -135,6 +144,7 @@ impl Worker {
     }
 
     /// The pool stage this worker is, if it is one.
+    #[inline]
     pub(crate) fn pool_index(&self) -> Option<usize> {
         self.pool_index
     }
@@ -186,6 +196,7 @@ impl Worker {
         CURRENT.with(|c| c.set(ptr::null()));
     }
 
+    #[inline]
     fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
         if self.probe.enabled() {
@@ -198,6 +209,7 @@ impl Worker {
     }
 
     /// Whether a send from the running handler may run an inline actor's turn right here.
+    #[inline]
     pub(crate) fn can_inline(&self) -> bool {
         self.inline_depth.get() < INLINE_DEPTH
     }
@@ -217,6 +229,7 @@ impl Worker {
 
     /// Schedules `task`, whose home said `site`, from this worker (a fresh scheduling:
     /// counted, and eligible for the next slot).
+    #[inline]
     pub(crate) fn schedule(&self, task: Task, site: Site) {
         bump(&self.stats().scheduled);
         self.place(task, site, true);
@@ -224,13 +237,49 @@ impl Worker {
 
     /// Puts a still-scheduled task back where its home says (its turn ended with work
     /// left, or with a push halfway through).
+    #[inline]
     pub(crate) fn requeue(&self, task: Task, site: Site) {
         self.place(task, site, false);
     }
 
+    #[inline]
     fn place(&self, task: Task, site: Site, fresh: bool) {
+        if site == Site::Pool && fresh && self.steal_pool {
+            // The common case, kept short: a hand-off under work stealing.
+            self.set_next(task, false);
+            return;
+        }
+        self.place_elsewhere(task, site, fresh);
+    }
+
+    /// Puts `task` in the next slot; what was there spills to where it belongs.
+    #[inline]
+    fn set_next(&self, task: Task, pinned: bool) {
+        let was_pinned = self.next_pinned.replace(pinned);
+        if let Some(previous) = self.next.replace(Some(task)) {
+            self.spill(previous, was_pinned);
+        }
+    }
+
+    /// Queues a task that leaves the next slot: pinned work to the private FIFO, pool work
+    /// to the deque, where idle workers can steal it.
+    fn spill(&self, task: Task, pinned: bool) {
+        if pinned {
+            self.local.borrow_mut().push_back(task);
+        } else {
+            self.queue.push(task);
+            self.shared.sched.sleepers.notify_one();
+        }
+    }
+
+    fn place_elsewhere(&self, task: Task, site: Site, fresh: bool) {
         match site {
             Site::Pool | Site::Inline => self.place_in_pool(task, fresh),
+            // Under work stealing, work pinned here takes the same next slot as pool work
+            // (so a group pinned to one stage runs as it would on one worker).
+            Site::Stage(k) if Some(k) == self.pool_index && fresh && self.steal_pool => {
+                self.set_next(task, true);
+            }
             Site::Stage(k) if Some(k) == self.pool_index => self.local.borrow_mut().push_back(task),
             Site::Stage(k) => self.shared.sched.push_stage(k, task),
             Site::Dedicated => {
@@ -260,15 +309,11 @@ impl Worker {
         );
     }
 
+    #[inline]
     fn place_in_pool(&self, task: Task, fresh: bool) {
         let sched = &self.shared.sched;
         match (self.kind, self.pool_index) {
-            (SchedulerKind::Steal, Some(_)) if fresh => {
-                if let Some(previous) = self.next.replace(Some(task)) {
-                    self.queue.push(previous);
-                    sched.sleepers.notify_one();
-                }
-            }
+            (SchedulerKind::Steal, Some(_)) if fresh => self.set_next(task, false),
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if self.queue.len() > 1 || self.has_next() {
@@ -285,8 +330,7 @@ impl Worker {
     /// it. Called when the running actor's turn goes on after a message.
     pub(crate) fn flush_next(&self) {
         if let Some(task) = self.next.take() {
-            self.queue.push(task);
-            self.shared.sched.sleepers.notify_one();
+            self.spill(task, self.next_pinned.get());
         }
     }
 
@@ -303,6 +347,7 @@ impl Worker {
     }
 
     /// The oldest task pinned to this stage: what this worker queued, then the inbox.
+    #[inline]
     fn take_own(&self) -> Option<Task> {
         let local = self.local.borrow_mut().pop_front();
         local.or_else(|| self.stage.take())
@@ -322,8 +367,7 @@ impl Worker {
                 self.streak.set(streak + 1);
                 return Some(task);
             }
-            self.queue.push(task);
-            self.shared.sched.sleepers.notify_one();
+            self.spill(task, self.next_pinned.get());
         }
         self.streak.set(0);
         if picks & 1 == 0 {
