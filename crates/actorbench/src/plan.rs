@@ -6,7 +6,11 @@
 //!
 //! - **interleaved** (default): round by round; each round runs every cell once, the
 //!   warmup rounds first. Consecutive runs cycle through the implementations, so a slow
-//!   drift of the machine (thermal, other load) hits every implementation alike.
+//!   drift of the machine (thermal, other load) hits every implementation alike. The
+//!   implementations of one benchmark point take turns at going first (round `r` starts
+//!   the group at its `r`-th implementation): the first run after a change of benchmark
+//!   or core count can pay for the change (fresh memory pages, caches, frequency), and a
+//!   fixed order would charge that to the same implementation every time.
 //! - **random**: all runs shuffled (seeded, the seed is stored with the session); each
 //!   cell's first `warmup` runs in the shuffled order are its warmups.
 //! - **grouped**: each cell's runs back to back, cell after cell (the thesis's order).
@@ -87,8 +91,18 @@ pub fn cells(
     out
 }
 
-/// The jobs for `n_cells` cells with `warmup` + `reps` runs each, in `order`.
-pub fn schedule(n_cells: usize, warmup: u32, reps: u32, order: Order, seed: u64) -> Vec<Job> {
+/// The jobs for `n_cells` cells with `warmup` + `reps` runs each, in `order`. Cells come
+/// in groups of `group` consecutive cells (the implementations of one benchmark point and
+/// core count, as [`cells`] lays them out), whose order rotates from round to round.
+pub fn schedule(
+    n_cells: usize,
+    group: usize,
+    warmup: u32,
+    reps: u32,
+    order: Order,
+    seed: u64,
+) -> Vec<Job> {
+    let group = group.max(1);
     let per_cell = warmup + reps;
     let phase = |i: u32| {
         if i < warmup {
@@ -102,11 +116,14 @@ pub fn schedule(n_cells: usize, warmup: u32, reps: u32, order: Order, seed: u64)
         Order::Interleaved => {
             for i in 0..per_cell {
                 let (rep, warm) = phase(i);
-                jobs.extend((0..n_cells).map(|cell| Job {
-                    cell,
-                    rep,
-                    warmup: warm,
-                }));
+                for start in (0..n_cells).step_by(group) {
+                    let size = group.min(n_cells - start);
+                    jobs.extend((0..size).map(|j| Job {
+                        cell: start + (j + i as usize) % size,
+                        rep,
+                        warmup: warm,
+                    }));
+                }
             }
         }
         Order::Grouped => {
@@ -165,7 +182,7 @@ mod tests {
     #[test]
     fn every_order_runs_every_job_once_with_warmups_first() {
         for order in [Order::Interleaved, Order::Random, Order::Grouped] {
-            let jobs = schedule(5, 1, 3, order, 7);
+            let jobs = schedule(5, 2, 1, 3, order, 7);
             assert_eq!(jobs.len(), 20);
             for cell in 0..5 {
                 let mine: Vec<&Job> = jobs.iter().filter(|j| j.cell == cell).collect();
@@ -176,11 +193,26 @@ mod tests {
                 );
             }
         }
-        let jobs = schedule(3, 0, 2, Order::Interleaved, 0);
+        let jobs = schedule(3, 1, 0, 2, Order::Interleaved, 0);
         assert_eq!(
             jobs.iter().map(|j| j.cell).collect::<Vec<_>>(),
             [0, 1, 2, 0, 1, 2]
         );
+    }
+
+    #[test]
+    fn interleaved_rounds_rotate_which_implementation_goes_first() {
+        // Two groups (benchmark points) of three implementations, three rounds.
+        let jobs = schedule(6, 3, 0, 3, Order::Interleaved, 0);
+        let cells: Vec<usize> = jobs.iter().map(|j| j.cell).collect();
+        assert_eq!(
+            cells,
+            [0, 1, 2, 3, 4, 5, 1, 2, 0, 4, 5, 3, 2, 0, 1, 5, 3, 4]
+        );
+        // A last, smaller group rotates within itself.
+        let jobs = schedule(5, 3, 0, 2, Order::Interleaved, 0);
+        let cells: Vec<usize> = jobs.iter().map(|j| j.cell).collect();
+        assert_eq!(cells, [0, 1, 2, 3, 4, 1, 2, 0, 4, 3]);
     }
 
     #[test]

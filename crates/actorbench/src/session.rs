@@ -416,7 +416,14 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     // 4. Run.
     let impl_names: Vec<String> = runnable.iter().map(|i| i.name.clone()).collect();
     let cells = plan::cells(&points, &impl_names, &cores);
-    let jobs = plan::schedule(cells.len(), opts.warmup, opts.reps, opts.order, seed);
+    let jobs = plan::schedule(
+        cells.len(),
+        impl_names.len(),
+        opts.warmup,
+        opts.reps,
+        opts.order,
+        seed,
+    );
     let timeout = Duration::from_secs_f64(opts.timeout);
     let started = Instant::now();
     let bar = progress_bar(jobs.len() as u64);
