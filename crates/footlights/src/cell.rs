@@ -50,7 +50,7 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::mailbox::Mailbox;
 use crate::metrics::bump;
@@ -256,12 +256,8 @@ impl<A: Actor> ActorCell<A> {
     /// leave the scheduled state for good (the mailbox is never marked idle again).
     fn stop(self: Arc<Self>, state: &mut State<A>, worker: &Worker) {
         self.stopped.store(true, Ordering::Release);
-        // Paired with the fence in `relocate`: a move onto a dedicated stage racing with
-        // this stop is undone by one side or the other (releasing twice is harmless).
-        fence(Ordering::SeqCst);
-        if self.home.target() == Site::Dedicated {
-            self.home.release();
-        }
+        // Leaves a dedicated stage, even one a racing move is putting it on right now.
+        self.home.close();
         if let Some(mut actor) = state.actor.take() {
             let mut ctx = Context::new(&self, true);
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -345,12 +341,9 @@ impl<A: Actor> Runnable for ActorCell<A> {
         } else {
             movable
         };
+        // A move onto a dedicated stage that races with a stop is undone by one side or
+        // the other (see `placement::Residency`).
         self.home.set_resolved(resolved, movable);
-        // Paired with the fence in `stop`.
-        fence(Ordering::SeqCst);
-        if self.stopped.load(Ordering::Acquire) {
-            self.home.release();
-        }
     }
 
     fn run_turn(self: Arc<Self>, worker: &Worker) {

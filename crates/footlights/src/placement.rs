@@ -333,9 +333,56 @@ fn decode(word: u32) -> Site {
     }
 }
 
+/// The home word, and the protocol that keeps a stopped actor off dedicated stages.
+///
+/// A move onto a dedicated stage can race with the actor's stop. The stop sets `closed`,
+/// then (after a fence) looks at the word; the move stores the word, then (after a fence)
+/// looks at `closed`. This is the store-buffer pattern: by the two `SeqCst` fences, at
+/// least one side sees the other's store, so whoever sees both releases the stage (the
+/// release is idempotent, so both may). Loom checks it: `loom_models` below.
+pub(crate) struct Residency {
+    word: crate::sync::AtomicU32,
+    closed: crate::sync::AtomicBool,
+}
+
+impl Residency {
+    pub(crate) fn new(word: u32) -> Residency {
+        Residency {
+            word: crate::sync::AtomicU32::new(word),
+            closed: crate::sync::AtomicBool::new(false),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn load(&self) -> u32 {
+        self.word.load(crate::sync::Ordering::Relaxed)
+    }
+
+    /// Stores a word that is not a dedicated stage.
+    pub(crate) fn store(&self, word: u32) {
+        self.word.store(word, crate::sync::Ordering::Relaxed);
+    }
+
+    /// Stores a dedicated-stage word; `true` if the actor has stopped, so the caller must
+    /// release the stage.
+    pub(crate) fn move_to(&self, word: u32) -> bool {
+        self.word.store(word, crate::sync::Ordering::Relaxed);
+        crate::sync::fence(crate::sync::Ordering::SeqCst);
+        self.closed.load(crate::sync::Ordering::Relaxed)
+    }
+
+    /// Marks the actor stopped; `true` if it is on a dedicated stage, which the caller
+    /// must release.
+    pub(crate) fn close(&self) -> bool {
+        self.closed.store(true, crate::sync::Ordering::Relaxed);
+        crate::sync::fence(crate::sync::Ordering::SeqCst);
+        decode(self.word.load(crate::sync::Ordering::Relaxed)) == Site::Dedicated
+    }
+}
+
 /// An actor's placement state; see the [module documentation](self).
 pub(crate) struct Home {
-    word: AtomicU32,
+    word: Residency,
     /// The pool stage the actor last ran a turn on (for [`Placement::Near`] and sampling).
     ran_on: AtomicU32,
     /// The dedicated stage, while the home word says [`Site::Dedicated`].
@@ -351,7 +398,7 @@ impl Home {
             Resolved::Dedicated(stage) => (DEDICATED, Some(stage)),
         };
         Home {
-            word: AtomicU32::new(word | flag),
+            word: Residency::new(word | flag),
             ran_on: AtomicU32::new(NOWHERE),
             dedicated: Mutex::new(dedicated),
         }
@@ -368,12 +415,12 @@ impl Home {
     /// Where to schedule the actor next.
     #[inline]
     pub(crate) fn target(&self) -> Site {
-        decode(self.word.load(Ordering::Relaxed))
+        decode(self.word.load())
     }
 
     /// Whether the runtime may move the actor.
     pub(crate) fn movable(&self) -> bool {
-        self.word.load(Ordering::Relaxed) & MOVABLE != 0
+        self.word.load() & MOVABLE != 0
     }
 
     /// Records the pool stage a turn runs on.
@@ -406,10 +453,8 @@ impl Home {
     pub(crate) fn set(&self, target: Site, movable: bool) {
         debug_assert_ne!(target, Site::Dedicated, "use set_dedicated");
         let mut dedicated = self.dedicated.lock();
-        self.word.store(
-            encode(target) | if movable { MOVABLE } else { 0 },
-            Ordering::Relaxed,
-        );
+        self.word
+            .store(encode(target) | if movable { MOVABLE } else { 0 });
         if let Some(stage) = dedicated.take() {
             stage.leave();
         }
@@ -417,13 +462,17 @@ impl Home {
 
     /// Moves the actor onto `stage` (which already counts it as one of its actors).
     pub(crate) fn set_dedicated(&self, stage: Arc<Stage>, movable: bool) {
-        let mut dedicated = self.dedicated.lock();
-        self.word.store(
-            DEDICATED | if movable { MOVABLE } else { 0 },
-            Ordering::Relaxed,
-        );
-        if let Some(old) = dedicated.replace(stage) {
-            old.leave();
+        let must_release = {
+            let mut dedicated = self.dedicated.lock();
+            if let Some(old) = dedicated.replace(stage) {
+                old.leave();
+            }
+            self.word
+                .move_to(DEDICATED | if movable { MOVABLE } else { 0 })
+        };
+        if must_release {
+            // The actor stopped meanwhile: it must not hold the stage.
+            self.release();
         }
     }
 
@@ -446,8 +495,16 @@ impl Home {
         }
     }
 
-    /// Called when the actor stops: it leaves its dedicated stage, if any.
-    pub(crate) fn release(&self) {
+    /// Called when the actor stops: it leaves its dedicated stage, if it has one, now or
+    /// (if a move onto one races with the stop) when that move sees the stop.
+    pub(crate) fn close(&self) {
+        if self.word.close() {
+            self.release();
+        }
+    }
+
+    /// Leaves the dedicated stage, if any (idempotent).
+    fn release(&self) {
         if let Some(stage) = self.dedicated.lock().take() {
             stage.leave();
         }
@@ -485,5 +542,40 @@ mod tests {
             err.to_string(),
             "\"stealing\" is not a scheduler; use one of: steal, share, stages"
         );
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_models {
+    //! Run with `RUSTFLAGS="--cfg loom" cargo test -p footlights --lib --release loom_models`.
+
+    use loom::sync::Arc;
+    use loom::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// A stop racing a move onto a dedicated stage: whatever the interleaving, if the word
+    /// ends on a dedicated stage, somebody releases it.
+    #[test]
+    fn a_stop_racing_a_move_never_leaves_a_stage_held() {
+        loom::model(|| {
+            let residency = Arc::new(Residency::new(POOL));
+            let released = Arc::new(AtomicUsize::new(0));
+            let (r, rel) = (Arc::clone(&residency), Arc::clone(&released));
+            let mover = loom::thread::spawn(move || {
+                if r.move_to(DEDICATED) {
+                    rel.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            if residency.close() {
+                released.fetch_add(1, Ordering::Relaxed);
+            }
+            mover.join().unwrap();
+            assert_eq!(decode(residency.load()), Site::Dedicated);
+            assert!(
+                released.load(Ordering::Relaxed) >= 1,
+                "the stage was never released"
+            );
+        });
     }
 }

@@ -1,14 +1,15 @@
 //! The atomics the lock-free parts are built from, swapped for loom's under `--cfg loom`.
 //!
-//! Only [`crate::mailbox`] is model-checked, so only it imports from here. Under loom every
+//! Only [`crate::mailbox`] and the home word's stop-versus-move protocol
+//! ([`crate::placement`]) are model-checked, so only they import from here. Under loom every
 //! atomic access and every access to the consumer-owned cell becomes a point where loom can
 //! interleave threads, which is what lets `RUSTFLAGS="--cfg loom" cargo test` explore every
 //! schedule of a push racing a pop and a mark-idle.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicPtr, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicPtr, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
 
 /// A cell whose contents only one thread (the mailbox's consumer) touches at a time.
 ///
