@@ -36,6 +36,9 @@ use std::time::Instant;
 use footlights::System;
 use suite_contract::{Bench, Invocation, Outcome};
 
+/// mimalloc, as every measured Rust program here uses, unless built with the
+/// `system-alloc` feature (to measure what the allocator is worth).
+#[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
