@@ -12,7 +12,7 @@
 //!   to whom, and whether the receiver last ran on another stage (a *cross-stage* send, the
 //!   hand-off that co-location would save). That gives message counts per pair of actors
 //!   and handler time per actor, scaled by the sampling rate. An unsampled turn costs one
-//!   counter decrement and two flag stores.
+//!   counter decrement and a flag test.
 //! * **Long turns, by watching.** A controller thread looks at every stage each
 //!   [`ROUND`]. A stage that has been inside the same turn since the previous look is
 //!   *watched*: the controller notes the time, the thread's CPU clock and its voluntary
@@ -139,7 +139,8 @@ struct ThreadIds {
 #[derive(Default)]
 pub(crate) struct StageProbe {
     samples: Mutex<Vec<Sample>>,
-    in_turn: AtomicBool,
+    /// Set while the worker is parked (written only when it parks and wakes).
+    parked: AtomicBool,
     watched: AtomicBool,
     watch: Mutex<Option<Watch>>,
     /// The worker thread's CPU clock and thread id, once it has started.
@@ -194,23 +195,46 @@ impl WorkerProbe {
     }
 
     /// Called before every turn when sampling is enabled.
-    pub(crate) fn turn_starting(&self, stage: &StageProbe) {
-        stage.in_turn.store(true, Ordering::Relaxed);
+    #[inline]
+    pub(crate) fn turn_starting(&self) {
         let left = self.countdown.get();
         if left > 1 {
             self.countdown.set(left - 1);
             return;
         }
+        self.begin_sample();
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn begin_sample(&self) {
         self.countdown.set(self.jitter());
         self.sampling.set(true);
         self.started.set(Some(Instant::now()));
     }
 
     /// Called after every turn when sampling is enabled.
-    pub(crate) fn turn_finished(&self, stage: &StageProbe) {
-        stage.in_turn.store(false, Ordering::Relaxed);
-        self.sampling.set(false);
-        self.started.set(None);
+    #[inline]
+    pub(crate) fn turn_finished(&self) {
+        if self.sampling.get() {
+            self.sampling.set(false);
+            self.started.set(None);
+        }
+    }
+
+    /// Whether the end of the running turn must be reported ([`WorkerProbe::turn_ending`]):
+    /// it is sampled, or the controller is watching it.
+    #[inline]
+    pub(crate) fn wants_turn_end(&self, stage: &StageProbe) -> bool {
+        self.sampling.get() || stage.watched.load(Ordering::Relaxed)
+    }
+
+    /// Called by the worker around parking, so the controller does not mistake a parked
+    /// worker for one stuck in a long turn.
+    pub(crate) fn parking(&self, stage: &StageProbe, parked: bool) {
+        if self.enabled {
+            stage.parked.store(parked, Ordering::Relaxed);
+        }
     }
 
     /// Called by the actor at the end of its turn (before it gives up its reference), with
@@ -447,7 +471,9 @@ impl Controller {
         for stage in self.stages() {
             let probe = &stage.probe;
             let turns = stage.stats.turns.load(Ordering::Acquire);
-            let in_turn = probe.in_turn.load(Ordering::Relaxed);
+            // Busy in a turn: not parked, and no turn has started since last round. (A
+            // worker between turns searches for microseconds, then parks.)
+            let in_turn = !probe.parked.load(Ordering::Relaxed);
             let seen = (turns << 1) | u64::from(in_turn);
             let before = probe.last_seen.swap(seen, Ordering::Relaxed);
             if !in_turn || before != seen || probe.watched.load(Ordering::Relaxed) {

@@ -122,6 +122,16 @@ impl<A: Actor> ActorCell<A> {
         // seen the cell yet. It starts scheduled: the first turn runs `started`.
         unsafe { cell.mailbox.init(false) };
         let site = cell.home.target();
+        if shared.sched.mode != crate::PlacementMode::Manual {
+            // Where it will run first, for the sampler (see `Worker::arrived`).
+            let here = match site {
+                Site::Stage(k) => Some(k),
+                _ => worker::with_current(shared, |w| w.and_then(Worker::pool_index)),
+            };
+            if let Some(k) = here {
+                cell.home.ran_on(k);
+            }
+        }
         let task: Task = cell.clone();
         shared.spawned_and_schedule(task, site);
         Addr::from_counted(cell)
@@ -355,12 +365,6 @@ impl<A: Actor> Runnable for ActorCell<A> {
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
-        if worker.probe.enabled() {
-            // Where it ran, for the sampler's cross-stage sends (only sampled systems pay).
-            if let Some(stage) = worker.pool_index() {
-                self.home.ran_on(stage);
-            }
-        }
         let mut ctx = Context::new(&self, false);
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);

@@ -383,7 +383,9 @@ impl Residency {
 /// An actor's placement state; see the [module documentation](self).
 pub(crate) struct Home {
     word: Residency,
-    /// The pool stage the actor last ran a turn on (for [`Placement::Near`] and sampling).
+    /// The pool stage the actor last ran a turn on, kept only by sampled systems (for
+    /// [`Placement::Near`] and cross-stage sends): set at spawn and when a move pins it,
+    /// and by a worker that takes it from another (`Worker::arrived`).
     ran_on: AtomicU32,
     /// The dedicated stage, while the home word says [`Site::Dedicated`].
     dedicated: Mutex<Option<Arc<Stage>>>,
@@ -455,6 +457,9 @@ impl Home {
         let mut dedicated = self.dedicated.lock();
         self.word
             .store(encode(target) | if movable { MOVABLE } else { 0 });
+        if let Site::Stage(k) = target {
+            self.ran_on(k);
+        }
         if let Some(stage) = dedicated.take() {
             stage.leave();
         }

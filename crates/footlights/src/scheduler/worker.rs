@@ -191,7 +191,9 @@ impl Worker {
             }
             sched.quiescence.worker_idle();
             bump(&self.stats().parks);
+            self.probe.parking(&self.stage.probe, true);
             self.parker.park();
+            self.probe.parking(&self.stage.probe, false);
         }
         CURRENT.with(|c| c.set(ptr::null()));
     }
@@ -200,9 +202,9 @@ impl Worker {
     fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
         if self.probe.enabled() {
-            self.probe.turn_starting(&self.stage.probe);
+            self.probe.turn_starting();
             task.run_turn(self);
-            self.probe.turn_finished(&self.stage.probe);
+            self.probe.turn_finished();
         } else {
             task.run_turn(self);
         }
@@ -295,7 +297,16 @@ impl Worker {
 
     /// Reports the end of a turn to the sampler (called by the actor, which knows who it
     /// is; only when sampling is enabled).
+    #[inline]
     pub(crate) fn turn_ending(&self, actor: impl FnOnce() -> Task, handled: u64) {
+        if self.probe.wants_turn_end(&self.stage.probe) {
+            self.report_turn_end(actor, handled);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_turn_end(&self, actor: impl FnOnce() -> Task, handled: u64) {
         let turns = self
             .stats()
             .turns
@@ -383,6 +394,16 @@ impl Worker {
         }
     }
 
+    /// Notes, for the sampler, that `task` now runs on this worker. Tasks change workers
+    /// only when taken from the injector or stolen, so that is the only place this is
+    /// needed (spawns record their spawner's stage).
+    #[inline]
+    fn arrived(&self, task: &Task) {
+        if let (true, Some(k)) = (self.probe.enabled(), self.pool_index) {
+            task.home().ran_on(k);
+        }
+    }
+
     fn take_injected(&self) -> Option<Task> {
         let injector = &self.shared.sched.injector;
         loop {
@@ -392,7 +413,10 @@ impl Worker {
                 SchedulerKind::Stages => return None,
             };
             match stolen {
-                Steal::Success(task) => return Some(task),
+                Steal::Success(task) => {
+                    self.arrived(&task);
+                    return Some(task);
+                }
                 Steal::Empty => return None,
                 Steal::Retry => std::hint::spin_loop(),
             }
@@ -423,6 +447,7 @@ impl Worker {
                 match stealers[victim].steal_batch_and_pop(&self.queue) {
                     Steal::Success(task) => {
                         bump(&self.stats().steals);
+                        self.arrived(&task);
                         return Some(task);
                     }
                     Steal::Retry => retry = true,
@@ -460,7 +485,9 @@ impl Worker {
         }
         sched.quiescence.worker_idle();
         bump(&self.stats().parks);
+        self.probe.parking(&self.stage.probe, true);
         self.parker.park();
+        self.probe.parking(&self.stage.probe, false);
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         sched.sleepers.cancel(index);
