@@ -30,9 +30,9 @@
 //! `auto` mode, moves actors. Only actors spawned with [`crate::Placement::Default`] under
 //! the `task` policy are moved; what the program placed stays where it was put.
 //!
-//! 1. **Blocking actors get their own stage.** An actor seen blocked in a long turn moves
-//!    to a dedicated stage, so it stops holding a pool worker (and every actor queued
-//!    behind it) hostage.
+//! 1. **Blocking actors get their own stage.** An actor seen blocked (off the CPU for at
+//!    least 5 ms of a watched turn, having given the CPU up itself) moves to a dedicated
+//!    stage, so it stops holding a pool worker (and every actor queued behind it) hostage.
 //! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message is kept
 //!    in the pool, where stealing spreads such actors over the workers, and is never
 //!    pinned next to chatty actors that would wait behind it.
@@ -77,6 +77,12 @@ pub const ROUND: Duration = Duration::from_millis(2);
 pub const DECIDE_EVERY: u32 = 5;
 /// The largest estimated load, in cores, of a group pinned to one stage.
 pub const GROUP_LOAD: f64 = 0.7;
+/// Long turns (decayed count) it takes to call an actor blocking or CPU-heavy.
+const LONG_TURNS: f64 = 1.0;
+/// Time off the CPU, in a watched turn whose thread gave the CPU up, that makes the turn
+/// a blocked one. A worker preempted while it briefly waited for a lock is rarely off the
+/// CPU this long; an actor that sleeps or waits on I/O usually is.
+const BLOCKED_NS: u64 = 5_000_000;
 /// Handler time per message above which an actor is CPU-heavy.
 const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
 /// Handler time per message below which an actor is cheap enough to run inline.
@@ -383,7 +389,11 @@ struct Observed {
     wall_ns: f64,
     handled: f64,
     sends: f64,
-    blocked: bool,
+    /// Long turns seen blocked (decaying, like the sums above).
+    blocked: f64,
+    /// Long turns seen computing (decaying).
+    busy: f64,
+    blocked_for_good: bool,
     heavy: bool,
     /// Sampled sends other actors made to it (keeps a receiver that is never sampled
     /// itself in view).
@@ -398,7 +408,9 @@ impl Observed {
             wall_ns: 0.0,
             handled: 0.0,
             sends: 0.0,
-            blocked: false,
+            blocked: 0.0,
+            busy: 0.0,
+            blocked_for_good: false,
             heavy: false,
             received: 0.0,
         }
@@ -543,9 +555,9 @@ impl Controller {
                         // otherwise, which says nothing about the actor.
                         let o = self.observed(&actor);
                         if cpu_ns * 2 >= wall_ns {
-                            o.heavy = true;
-                        } else if gave_up_cpu {
-                            o.blocked = true;
+                            o.busy += 1.0;
+                        } else if gave_up_cpu && wall_ns - cpu_ns >= BLOCKED_NS {
+                            o.blocked += 1.0;
                         }
                     }
                 }
@@ -562,7 +574,10 @@ impl Controller {
             o.handled *= 0.5;
             o.sends *= 0.5;
             o.received *= 0.5;
-            !o.actor.is_stopped() && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked)
+            o.blocked *= 0.5;
+            o.busy *= 0.5;
+            !o.actor.is_stopped()
+                && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked_for_good || o.heavy)
         });
         let actors = &self.actors;
         self.edges.retain(|(a, b), w| {
@@ -584,20 +599,28 @@ impl Controller {
                 continue;
             }
             let site = o.actor.home().target();
-            if o.turns >= MIN_TURNS && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE {
+            if (o.turns >= MIN_TURNS && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE)
+                || o.busy >= LONG_TURNS
+            {
                 o.heavy = true;
             }
-            if o.blocked && site != Site::Dedicated {
+            if o.blocked >= LONG_TURNS {
+                o.blocked_for_good = true;
+            }
+            if o.blocked_for_good && site != Site::Dedicated {
                 o.actor.relocate(&Placement::Dedicated, true);
                 moves += 1;
-            } else if o.heavy && !o.blocked && matches!(site, Site::Stage(_) | Site::Inline) {
+            } else if o.heavy
+                && !o.blocked_for_good
+                && matches!(site, Site::Stage(_) | Site::Inline)
+            {
                 o.actor.relocate(&Placement::Pool, true);
                 moves += 1;
             }
         }
         // 3: cheap leaves run inline.
         for o in self.actors.values() {
-            if !Self::movable(o) || o.heavy || o.blocked {
+            if !Self::movable(o) || o.heavy || o.blocked_for_good {
                 continue;
             }
             // Whether the messages come from actors does not matter: a send from outside
@@ -635,7 +658,7 @@ impl Controller {
             self.actors.get(k).is_some_and(|o| {
                 Self::movable(o)
                     && !o.heavy
-                    && !o.blocked
+                    && !o.blocked_for_good
                     && matches!(o.actor.home().target(), Site::Pool | Site::Stage(_))
             })
         };

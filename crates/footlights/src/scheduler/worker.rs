@@ -74,6 +74,9 @@ pub(crate) struct Worker {
     kind: SchedulerKind,
     /// A pool worker under work stealing (the scheduler's fast path).
     steal_pool: bool,
+    /// The only pool worker under work stealing: nobody can steal, so what would go to
+    /// the deque goes to the private FIFO instead (no atomic operations at all).
+    solo: bool,
     queue: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
     /// Whether the task in the next slot is pinned to this stage (it then spills to the
@@ -94,6 +97,7 @@ impl Worker {
     /// A pool worker.
     pub(crate) fn new(shared: Arc<Shared>, seed: WorkerSeed) -> Self {
         let stage = Arc::clone(&shared.sched.stages[seed.index]);
+        let shared_threads = shared.sched.threads();
         let kind = shared.sched.kind;
         let probe = WorkerProbe::new(shared.sched.mode);
         Worker {
@@ -102,6 +106,7 @@ impl Worker {
             pool_index: Some(seed.index),
             kind,
             steal_pool: kind == SchedulerKind::Steal,
+            solo: kind == SchedulerKind::Steal && shared_threads == 1,
             queue: seed.queue,
             next: Cell::new(None),
             next_pinned: Cell::new(false),
@@ -125,6 +130,7 @@ impl Worker {
             pool_index: None,
             kind,
             steal_pool: false,
+            solo: false,
             queue: crossbeam_deque::Worker::new_fifo(),
             next: Cell::new(None),
             next_pinned: Cell::new(false),
@@ -248,7 +254,7 @@ impl Worker {
     fn place(&self, task: Task, site: Site, fresh: bool) {
         if site == Site::Pool && fresh && self.steal_pool {
             // The common case, kept short: a hand-off under work stealing.
-            self.set_next(task, false);
+            self.set_next(task, self.solo);
             return;
         }
         self.place_elsewhere(task, site, fresh);
@@ -324,7 +330,8 @@ impl Worker {
     fn place_in_pool(&self, task: Task, fresh: bool) {
         let sched = &self.shared.sched;
         match (self.kind, self.pool_index) {
-            (SchedulerKind::Steal, Some(_)) if fresh => self.set_next(task, false),
+            (SchedulerKind::Steal, Some(_)) if fresh => self.set_next(task, self.solo),
+            (SchedulerKind::Steal, Some(_)) if self.solo => self.local.borrow_mut().push_back(task),
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if self.queue.len() > 1 || self.has_next() {
