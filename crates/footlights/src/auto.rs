@@ -39,18 +39,18 @@
 //! 3. **Cheap leaves run inline.** An actor that other actors send to, whose handler is
 //!    short, and which sends nothing itself, becomes inline: its senders run it directly,
 //!    with no hand-off and no queue building up.
-//! 4. **Chatty groups share a stage.** Pairs of light actors with many *cross-stage*
-//!    sends, each with at most two chatty partners (pairs, chains and rings), are merged
-//!    into groups, strongest pair first, as long as a group's estimated load fits in one
-//!    stage ([`GROUP_LOAD`] of a core);
-//!    each group of two or more is pinned to one stage, the least loaded one unless a
-//!    member is already pinned. Pairs whose hand-offs already stay on one worker (the
-//!    work-stealing scheduler's next slot keeps a token ring on one thread) are left
-//!    alone: moving them could only add hand-offs. Hubs (a meeting place, a server with
-//!    many clients) are left to the scheduler too: the controller only ever sees a sample
-//!    of a hub's partners, and pinning the hub with part of them made chameneos unfair
-//!    (some creatures served on the hub's stage far more often than the rest; see
-//!    `docs/findings.md`).
+//! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
+//!    light actors with many *cross-stage* sends, each with at most two chatty partners
+//!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
+//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core); each group is
+//!    pinned to one stage, the least loaded one unless a member is pinned already. Under
+//!    work stealing the controller does not co-locate: the next slot already keeps a
+//!    hand-off on the sender's worker, and a cross-stage send there means a thief took
+//!    work an idle worker needed. Pinning only the sampled fragments of a token ring to
+//!    different stages made threadring 1.7 times slower on two threads (see
+//!    `docs/findings.md`). Hubs (chameneos's meeting place) are left alone under every
+//!    scheduler: pinning a hub with the sampled part of its partners made chameneos
+//!    unfair.
 //!
 //! Moving an actor is a store to its home ([`crate::placement`]), so a move can never
 //! reorder messages or let two threads run one actor.
@@ -651,7 +651,7 @@ impl Controller {
     /// Step 4: groups chatty light actors and pins each group to one stage.
     fn colocate(&self) -> u64 {
         let threads = self.shared.sched.threads();
-        if threads < 2 {
+        if threads < 2 || self.shared.sched.kind == crate::SchedulerKind::Steal {
             return 0;
         }
         let light = |k: &usize| {
