@@ -36,9 +36,12 @@
 //! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message is kept
 //!    in the pool, where stealing spreads such actors over the workers, and is never
 //!    pinned next to chatty actors that would wait behind it.
-//! 3. **Cheap leaves run inline.** An actor that other actors send to, whose handler is
-//!    short, and which sends nothing itself, becomes inline: its senders run it directly,
-//!    with no hand-off and no queue building up.
+//! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
+//!    itself, and whose messages arrive one at a time (about one message per turn) becomes
+//!    inline: its senders run it directly, with no hand-off. A leaf whose messages queue
+//!    up stays where it is: its turns handle them in batches, and inlining a flood would
+//!    make its sender do all the work while other workers idle (counting on two cores
+//!    took 1.5 times as long that way).
 //! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
 //!    light actors with many *cross-stage* sends, each with at most two chatty partners
 //!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
@@ -625,7 +628,11 @@ impl Controller {
             }
             // Whether the messages come from actors does not matter: a send from outside
             // the runtime schedules an inline actor on the pool as before.
-            let leaf = o.turns >= MIN_TURNS && o.sends == 0.0;
+            // Inline only what arrives one message at a time: a leaf whose messages queue up
+            // is handled in batches, which inlining would undo (and a flood's sender would
+            // do all the work itself, leaving the other workers idle).
+            let one_at_a_time = o.handled <= o.turns * 1.5;
+            let leaf = o.turns >= MIN_TURNS && o.sends == 0.0 && one_at_a_time;
             if leaf
                 && o.ns_per_message() <= CHEAP_NS_PER_MESSAGE
                 && o.actor.home().target() == Site::Pool
