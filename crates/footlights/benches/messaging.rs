@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use footlights::{Actor, Addr, Context, ReplyTo, System, reply};
+use footlights::{Actor, Addr, Context, Placement, ReplyTo, System, reply};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -122,17 +122,44 @@ impl Actor for Producer {
 }
 
 fn tell(c: &mut Criterion) {
-    let system = system(2);
-    let receiver = system.spawn(Receiver {
-        left: 0,
-        done: None,
-    });
-    let producer = system.spawn(Producer {
-        to: receiver.clone(),
-    });
     let mut g = c.benchmark_group("tell");
     g.throughput(Throughput::Elements(1));
-    g.bench_function("two_workers", |b| {
+    // Where the runtime puts them (the receiver may or may not be stolen), and pinned to
+    // two stages, so that every message crosses between the workers.
+    for (name, receiver_at, producer_at) in [
+        ("two_workers", Placement::Default, Placement::Default),
+        (
+            "two_workers_pinned",
+            Placement::Stage(1),
+            Placement::Stage(0),
+        ),
+    ] {
+        tell_one(&mut g, name, receiver_at, producer_at);
+    }
+    g.finish();
+}
+
+fn tell_one(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    receiver_at: Placement,
+    producer_at: Placement,
+) {
+    let system = system(2);
+    let receiver = system.spawn_placed(
+        Receiver {
+            left: 0,
+            done: None,
+        },
+        receiver_at,
+    );
+    let producer = system.spawn_placed(
+        Producer {
+            to: receiver.clone(),
+        },
+        producer_at,
+    );
+    g.bench_function(name, |b| {
         b.iter_custom(|iters| {
             let (done, finished) = reply::pair();
             receiver.send(Recv::Expect(iters, done)).unwrap();
@@ -143,7 +170,6 @@ fn tell(c: &mut Criterion) {
             start.elapsed()
         })
     });
-    g.finish();
 }
 
 // ---- request/reply ------------------------------------------------------------------------
