@@ -646,3 +646,40 @@ fn observe_mode_samples_but_moves_nothing() {
     assert_eq!(before, after);
     assert_eq!(system.metrics().placement_moves, 0);
 }
+
+/// Sends a flood of increments in one turn.
+struct Flooder {
+    counter: Addr<Recorder>,
+    next: u64,
+}
+impl Actor for Flooder {
+    type Msg = u64;
+    fn handle(&mut self, _: &mut Context<Self>, n: u64) {
+        for _ in 0..n {
+            self.next += 1;
+            let _ = self.counter.send(RecMsg::Seq {
+                sender: 0,
+                seq: self.next,
+            });
+        }
+    }
+}
+
+#[test]
+fn auto_placement_does_not_inline_a_flooded_leaf() {
+    // Its messages queue up and its turns handle them in batches; running it inline would
+    // make the flooder do all the work.
+    let system = auto(2, SchedulerKind::Steal);
+    let counter = system.spawn(Recorder::default());
+    let flooder = system.spawn(Flooder {
+        counter: counter.clone(),
+        next: 0,
+    });
+    for _ in 0..20 {
+        flooder.send(50_000).expect("flooder alive");
+        quiet(&system);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_ne!(counter.site(), Site::Inline);
+    }
+    check_all(&[counter], 20 * 50_000);
+}
