@@ -68,6 +68,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::placement::{Placement, PlacementMode, Site};
+use crate::rng::XorShift;
 use crate::scheduler::Task;
 use crate::scheduler::stage::Stage;
 use crate::system::Shared;
@@ -162,7 +163,7 @@ pub(crate) struct StageProbe {
 pub(crate) struct WorkerProbe {
     enabled: bool,
     countdown: Cell<u32>,
-    rng: Cell<u32>,
+    rng: XorShift,
     sampling: Cell<bool>,
     started: Cell<Option<Instant>>,
     sends: RefCell<Vec<SendSample>>,
@@ -170,11 +171,12 @@ pub(crate) struct WorkerProbe {
 }
 
 impl WorkerProbe {
-    pub(crate) fn new(mode: PlacementMode) -> WorkerProbe {
+    /// A probe for a system in `mode`; `seed` varies the sampling jitter per worker.
+    pub(crate) fn new(mode: PlacementMode, seed: u64) -> WorkerProbe {
         WorkerProbe {
             enabled: mode != PlacementMode::Manual,
             countdown: Cell::new(SAMPLE_EVERY),
-            rng: Cell::new(0x9E37_79B9),
+            rng: XorShift::new(0x9E37_79B9 ^ seed),
             sampling: Cell::new(false),
             started: Cell::new(None),
             sends: RefCell::new(Vec::new()),
@@ -325,13 +327,8 @@ impl WorkerProbe {
     }
 
     fn jitter(&self) -> u32 {
-        // xorshift32; the period varies between 1/2 and 3/2 of SAMPLE_EVERY.
-        let mut x = self.rng.get();
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.rng.set(x);
-        SAMPLE_EVERY / 2 + x % SAMPLE_EVERY
+        // The period varies between 1/2 and 3/2 of SAMPLE_EVERY.
+        SAMPLE_EVERY / 2 + self.rng.below(u64::from(SAMPLE_EVERY)) as u32
     }
 }
 

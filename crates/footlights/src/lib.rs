@@ -71,6 +71,7 @@ mod mailbox;
 mod metrics;
 pub mod placement;
 pub mod reply;
+mod rng;
 mod scheduler;
 mod sync;
 mod system;

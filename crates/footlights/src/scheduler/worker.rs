@@ -38,6 +38,7 @@ use super::{Task, WorkerSeed};
 use crate::auto::WorkerProbe;
 use crate::metrics::{WorkerStats, bump, bump_by};
 use crate::placement::{INLINE_DEPTH, SchedulerKind, Site};
+use crate::rng::XorShift;
 use crate::system::Shared;
 
 /// How many tasks in a row may come from the next slot before the deque gets a turn.
@@ -87,7 +88,7 @@ pub(crate) struct Worker {
     parker: Parker,
     picks: Cell<u32>,
     streak: Cell<u32>,
-    rng: Cell<u64>,
+    rng: XorShift,
     inline_depth: Cell<u32>,
     /// Sampling state for automatic placement.
     pub(crate) probe: WorkerProbe,
@@ -97,48 +98,46 @@ impl Worker {
     /// A pool worker.
     pub(crate) fn new(shared: Arc<Shared>, seed: WorkerSeed) -> Self {
         let stage = Arc::clone(&shared.sched.stages[seed.index]);
-        let shared_threads = shared.sched.threads();
-        let kind = shared.sched.kind;
-        let probe = WorkerProbe::new(shared.sched.mode);
-        Worker {
-            shared,
-            stage,
-            pool_index: Some(seed.index),
-            kind,
-            steal_pool: kind == SchedulerKind::Steal,
-            solo: kind == SchedulerKind::Steal && shared_threads == 1,
-            queue: seed.queue,
-            next: Cell::new(None),
-            next_pinned: Cell::new(false),
-            local: RefCell::new(VecDeque::new()),
-            parker: seed.parker,
-            picks: Cell::new(0),
-            streak: Cell::new(0),
-            rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ (seed.index as u64 + 1)),
-            inline_depth: Cell::new(0),
-            probe,
-        }
+        Worker::with(shared, stage, Some(seed.index), seed.queue, seed.parker)
     }
 
     /// The worker of a dedicated stage.
     pub(crate) fn dedicated(shared: Arc<Shared>, stage: Arc<Stage>, parker: Parker) -> Self {
+        Worker::with(
+            shared,
+            stage,
+            None,
+            crossbeam_deque::Worker::new_fifo(),
+            parker,
+        )
+    }
+
+    fn with(
+        shared: Arc<Shared>,
+        stage: Arc<Stage>,
+        pool_index: Option<usize>,
+        queue: crossbeam_deque::Worker<Task>,
+        parker: Parker,
+    ) -> Self {
         let kind = shared.sched.kind;
-        let probe = WorkerProbe::new(shared.sched.mode);
+        let steal_pool = kind == SchedulerKind::Steal && pool_index.is_some();
+        let solo = steal_pool && shared.sched.threads() == 1;
+        let probe = WorkerProbe::new(shared.sched.mode, pool_index.map_or(0, |i| i as u64 + 1));
         Worker {
             shared,
             stage,
-            pool_index: None,
+            pool_index,
             kind,
-            steal_pool: false,
-            solo: false,
-            queue: crossbeam_deque::Worker::new_fifo(),
+            steal_pool,
+            solo,
+            queue,
             next: Cell::new(None),
             next_pinned: Cell::new(false),
             local: RefCell::new(VecDeque::new()),
             parker,
             picks: Cell::new(0),
             streak: Cell::new(0),
-            rng: Cell::new(0x2545_F491_4F6C_DD1D),
+            rng: XorShift::new(0x2545_F491_4F6C_DD1D ^ pool_index.map_or(0, |i| i as u64 + 1)),
             inline_depth: Cell::new(0),
             probe,
         }
@@ -442,7 +441,7 @@ impl Worker {
             return None;
         }
         let index = self.pool_index.unwrap_or(usize::MAX);
-        let start = (self.random() % n as u64) as usize;
+        let start = self.rng.below(n as u64) as usize;
         let mut retry = true;
         while retry {
             retry = false;
@@ -498,16 +497,6 @@ impl Worker {
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         sched.sleepers.cancel(index);
-    }
-
-    fn random(&self) -> u64 {
-        // xorshift64: victim selection only needs to be cheap and spread out.
-        let mut x = self.rng.get();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.rng.set(x);
-        x
     }
 
     /// Counts `n` messages handled in the turn just run.
