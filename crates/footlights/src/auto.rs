@@ -17,8 +17,11 @@
 //!   [`ROUND`]. A stage that has been inside the same turn since the previous look is
 //!   *watched*: the controller notes the time, the thread's CPU clock and its voluntary
 //!   context switches, and when the turn ends, the worker reports the actor with the wall
-//!   and CPU time since then. A turn that used more than half its wall time on the CPU was
-//!   busy computing. One that used less was blocked (sleeping, waiting on I/O or a lock)
+//!   and CPU time since then. A turn that used more than half its wall time on the CPU,
+//!   and at least [`BUSY_CPU`] of CPU, was busy computing. (Without that floor, a cheap
+//!   turn whose thread was preempted just before the look, and finished just after it,
+//!   would count as a long computation: CI saw a 400 ns counter marked CPU-heavy that
+//!   way.) One that used less was blocked (sleeping, waiting on I/O or a lock)
 //!   if the thread gave up the CPU by itself meanwhile; if it did not, it was only
 //!   preempted by the operating system, which says nothing about the actor. Sampling by
 //!   time, not by turn count, is what makes a rare long turn visible at all.
@@ -33,8 +36,9 @@
 //! 1. **Blocking actors get their own stage.** An actor seen blocked (off the CPU for at
 //!    least 5 ms of a watched turn, having given the CPU up itself) moves to a dedicated
 //!    stage, so it stops holding a pool worker (and every actor queued behind it) hostage.
-//! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message is kept
-//!    in the pool, where stealing spreads such actors over the workers, and is never
+//! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message (on
+//!    average, and in at least half of its sampled turns, so that one sampled turn that
+//!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool, where stealing spreads such actors over the workers, and is never
 //!    pinned next to chatty actors that would wait behind it.
 //! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
 //!    itself, and whose messages arrive one at a time (about one message per turn) becomes
@@ -89,6 +93,9 @@ const LONG_TURNS: f64 = 1.0;
 const BLOCKED_NS: u64 = 5_000_000;
 /// Handler time per message above which an actor is CPU-heavy.
 const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
+/// CPU time a watched turn must use, besides more than half its wall time, to count as
+/// a long computation.
+pub const BUSY_CPU: Duration = Duration::from_millis(1);
 /// Handler time per message below which an actor is cheap enough to run inline.
 const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
 /// Sampled turns needed before an actor is judged at all.
@@ -393,6 +400,8 @@ struct Observed {
     blocked: f64,
     /// Long turns seen computing (decaying).
     busy: f64,
+    /// Sampled turns that took at least [`HEAVY_NS_PER_MESSAGE`] per message (decaying).
+    heavy_turns: f64,
     blocked_for_good: bool,
     heavy: bool,
     /// Sampled sends other actors made to it (keeps a receiver that is never sampled
@@ -410,6 +419,7 @@ impl Observed {
             sends: 0.0,
             blocked: 0.0,
             busy: 0.0,
+            heavy_turns: 0.0,
             blocked_for_good: false,
             heavy: false,
             received: 0.0,
@@ -535,6 +545,9 @@ impl Controller {
                         o.wall_ns += wall_ns as f64;
                         o.handled += handled as f64;
                         o.sends += f64::from(total);
+                        if wall_ns as f64 >= HEAVY_NS_PER_MESSAGE * handled.max(1) as f64 {
+                            o.heavy_turns += 1.0;
+                        }
                         for send in sends {
                             let to = key(&send.to);
                             self.observed(&send.to).received += f64::from(send.count);
@@ -554,9 +567,9 @@ impl Controller {
                         // CPU up itself, merely preempted (the machine is oversubscribed)
                         // otherwise, which says nothing about the actor.
                         let o = self.observed(&actor);
-                        if cpu_ns * 2 >= wall_ns {
+                        if cpu_ns * 2 >= wall_ns && cpu_ns >= nanos(BUSY_CPU) {
                             o.busy += 1.0;
-                        } else if gave_up_cpu && wall_ns - cpu_ns >= BLOCKED_NS {
+                        } else if gave_up_cpu && wall_ns.saturating_sub(cpu_ns) >= BLOCKED_NS {
                             o.blocked += 1.0;
                         }
                     }
@@ -576,6 +589,7 @@ impl Controller {
             o.received *= 0.5;
             o.blocked *= 0.5;
             o.busy *= 0.5;
+            o.heavy_turns *= 0.5;
             !o.actor.is_stopped()
                 && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked_for_good || o.heavy)
         });
@@ -599,7 +613,9 @@ impl Controller {
                 continue;
             }
             let site = o.actor.home().target();
-            if (o.turns >= MIN_TURNS && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE)
+            if (o.turns >= MIN_TURNS
+                && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE
+                && o.heavy_turns * 2.0 >= o.turns)
                 || o.busy >= LONG_TURNS
             {
                 o.heavy = true;

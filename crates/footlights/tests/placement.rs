@@ -565,10 +565,14 @@ impl Actor for Producer {
 
 #[test]
 fn auto_placement_runs_a_cheap_leaf_inline() {
-    // One message per turn: the counter then gets its messages one at a time, whatever the
-    // timing (a counter whose messages queue up is handled in batches, and stays put).
+    // One worker, and one message per producer turn: the producer's send puts the counter
+    // in the next slot and the producer itself goes to the back of the queue, so the two
+    // alternate and the counter gets its messages one at a time, whatever the timing. (On
+    // two workers the producer can run on one while the counter runs on the other; the
+    // counter's messages then queue up, it is handled in batches, and it rightly stays put.
+    // CI once saw exactly that for a whole minute.)
     let system = System::builder()
-        .threads(2)
+        .threads(1)
         .batch(1)
         .scheduler(SchedulerKind::Steal)
         .policy(Policy::Task)
@@ -668,8 +672,10 @@ impl Actor for Flooder {
 #[test]
 fn auto_placement_does_not_inline_a_flooded_leaf() {
     // Its messages queue up and its turns handle them in batches; running it inline would
-    // make the flooder do all the work.
-    let system = auto(2, SchedulerKind::Steal);
+    // make the flooder do all the work. One worker makes the queueing certain: the counter
+    // cannot run while the flooder's turn sends. (On two, a counter that keeps up with the
+    // flooder really does get its messages one at a time, and inlining it is right.)
+    let system = auto(1, SchedulerKind::Steal);
     let counter = system.spawn(Recorder::default());
     let flooder = system.spawn(Flooder {
         counter: counter.clone(),
