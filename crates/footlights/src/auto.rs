@@ -8,9 +8,11 @@
 //!
 //! * **Turns, by sampling.** Each worker samples about one turn in [`SAMPLE_EVERY`] (with
 //!   jitter, so that a ring of actors is not sampled at the same member every time). A
-//!   sampled turn records its wall time, the messages it handled, and every send it made:
-//!   to whom, and whether the receiver last ran on another stage (a *cross-stage* send, the
-//!   hand-off that co-location would save). That gives message counts per pair of actors
+//!   sampled turn records its wall time (less any time spent waking another thread: that
+//!   is the cost of a cross-thread hand-off, not work the actor needs a core for), the
+//!   messages it handled, and every send it made: to whom, and whether the receiver last
+//!   ran on another stage (a *cross-stage* send, the hand-off that co-location would
+//!   save). That gives message counts per pair of actors
 //!   and handler time per actor, scaled by the sampling rate. An unsampled turn costs one
 //!   counter decrement and a flag test.
 //! * **Long turns, by watching.** A controller thread looks at every stage each
@@ -38,8 +40,9 @@
 //!    stage, so it stops holding a pool worker (and every actor queued behind it) hostage.
 //! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message (on
 //!    average, and in at least half of its sampled turns, so that one sampled turn that
-//!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool, where stealing spreads such actors over the workers, and is never
-//!    pinned next to chatty actors that would wait behind it.
+//!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool,
+//!    where stealing spreads such actors over the workers, and is never pinned next to
+//!    chatty actors that would wait behind it.
 //! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
 //!    itself, and whose messages arrive one at a time (about one message per turn) becomes
 //!    inline: its senders run it directly, with no hand-off. A leaf whose messages queue
@@ -49,8 +52,13 @@
 //! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
 //!    light actors with many *cross-stage* sends, each with at most two chatty partners
 //!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
-//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core); each group is
-//!    pinned to one stage, the least loaded one unless a member is pinned already. Under
+//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core). Loads add up,
+//!    except for two actors that message each other both ways: those mostly take turns
+//!    (a ball going back and forth, a request and its reply) and count as the busier of
+//!    the two. (Added up, a ping-pong pair on two stages looked like 0.9 to 1.8 cores,
+//!    since each stage is busy while the other waits, and was co-located only when the
+//!    noise allowed: after seconds, sometimes not within a minute.) Each group is pinned
+//!    to one stage, the least loaded one unless a member is pinned already. Under
 //!    work stealing the controller does not co-locate: the next slot already keeps a
 //!    hand-off on the sender's worker, and a cross-stage send there means a thief took
 //!    work an idle worker needed. Pinning only the sampled fragments of a token ring to
@@ -58,6 +66,19 @@
 //!    `docs/findings.md`). Hubs (chameneos's meeting place) are left alone under every
 //!    scheduler: pinning a hub with the sampled part of its partners made chameneos
 //!    unfair.
+//! 5. **A lone worker's queue order.** With one work-stealing worker, the controller also
+//!    chooses, every round (the first few rounds are short, because a short program's
+//!    actors are laid out in memory by then), between plain FIFO order, where the worker
+//!    starts, and hand-off order, where the receiver of a send runs next
+//!    (the scheduler's `worker` module). FIFO order is kept while actors are being spawned
+//!    (trees: each level runs before the next, and a parent's answers arrive in memory
+//!    order; spreading ran 1.4 times faster) or while the samples show a hub, an actor
+//!    with several senders that gets a large share of all messages (its clients then wait
+//!    their turn; in hand-off order two of sixteen clients got 82% of a hub's answers).
+//!    Without either, and only on evidence from enough samples, the worker switches to
+//!    hand-off order, which keeps a request and its reply hot in the cache (big ran about
+//!    1.15 times faster). [`crate::Metrics::fifo_order`] and
+//!    [`crate::Metrics::queue_switches`] show what it chose.
 //!
 //! Moving an actor is a store to its home ([`crate::placement`]), so a move can never
 //! reorder messages or let two threads run one actor.
@@ -81,6 +102,8 @@ use crate::system::Shared;
 pub const SAMPLE_EVERY: u32 = 512;
 /// How often the controller looks at the stages.
 pub const ROUND: Duration = Duration::from_millis(2);
+/// Rounds at the start that last a quarter of [`ROUND`].
+const EARLY_ROUNDS: u32 = 4;
 /// Decisions are made every this many rounds.
 pub const DECIDE_EVERY: u32 = 5;
 /// The largest estimated load, in cores, of a group pinned to one stage.
@@ -107,6 +130,19 @@ const MIN_CROSS: f64 = 4.0;
 const MAX_PARTNERS: usize = 2;
 /// Distinct receivers recorded per sampled turn; further sends are only counted.
 const MAX_RECEIVERS: usize = 8;
+/// Distinct senders that make an actor that gets many messages a hub (not a pair's
+/// partner).
+const HUB_SENDERS: usize = 3;
+/// Share of all sampled sends a hub must get for a lone worker to keep FIFO order
+/// (half of it to keep FIFO order once chosen).
+const HUB_SHARE: f64 = 0.2;
+/// Spawns per turn that make a lone worker keep FIFO order (a quarter of it to keep FIFO
+/// order once chosen).
+const SPAWNING: f64 = 0.02;
+/// Turns a round must have run for its spawn rate to count.
+const MIN_ORDER_TURNS: u64 = 256;
+/// Sampled sends needed before the hub share counts.
+const MIN_ORDER_SENDS: f64 = 16.0;
 
 /// One receiver of a sampled turn's sends.
 pub(crate) struct SendSample {
@@ -164,6 +200,8 @@ pub(crate) struct StageProbe {
     thread: Mutex<Option<ThreadIds>>,
     /// What the controller saw of this stage last round: turns, and whether in a turn.
     last_seen: AtomicU64,
+    /// Set by the controller: a lone work-stealing worker keeps plain FIFO order.
+    pub(crate) fifo: AtomicBool,
 }
 
 /// A worker's own sampling state.
@@ -173,6 +211,8 @@ pub(crate) struct WorkerProbe {
     rng: XorShift,
     sampling: Cell<bool>,
     started: Cell<Option<Instant>>,
+    /// Time the sampled turn spent waking other threads.
+    waking_ns: Cell<u64>,
     sends: RefCell<Vec<SendSample>>,
     other_sends: Cell<u32>,
 }
@@ -186,6 +226,7 @@ impl WorkerProbe {
             rng: XorShift::new(0x9E37_79B9 ^ seed),
             sampling: Cell::new(false),
             started: Cell::new(None),
+            waking_ns: Cell::new(0),
             sends: RefCell::new(Vec::new()),
             other_sends: Cell::new(0),
         }
@@ -228,6 +269,7 @@ impl WorkerProbe {
     fn begin_sample(&self) {
         self.countdown.set(self.jitter());
         self.sampling.set(true);
+        self.waking_ns.set(0);
         self.started.set(Some(Instant::now()));
     }
 
@@ -273,7 +315,7 @@ impl WorkerProbe {
             if let Some(started) = self.started.get() {
                 let sample = Sample::Turn {
                     actor: (actor.take().expect("taken once"))(),
-                    wall_ns: nanos(started.elapsed()),
+                    wall_ns: nanos(started.elapsed()).saturating_sub(self.waking_ns.get()),
                     handled,
                     sends: std::mem::take(&mut *self.sends.borrow_mut()),
                     other_sends: self.other_sends.replace(0),
@@ -321,6 +363,16 @@ impl WorkerProbe {
         } else {
             self.other_sends.set(self.other_sends.get() + 1);
         }
+    }
+
+    /// Runs `wake` (waking another thread) in a sampled turn, and takes the time it took
+    /// out of the turn's.
+    #[cold]
+    pub(crate) fn not_the_handlers(&self, wake: impl FnOnce()) {
+        let start = Instant::now();
+        wake();
+        self.waking_ns
+            .set(self.waking_ns.get() + nanos(start.elapsed()));
     }
 
     /// Stops recording for a nested inline turn; returns what to restore.
@@ -407,6 +459,8 @@ struct Observed {
     /// Sampled sends other actors made to it (keeps a receiver that is never sampled
     /// itself in view).
     received: f64,
+    /// Distinct actors seen sending to it (the first [`HUB_SENDERS`]).
+    senders: Vec<usize>,
 }
 
 impl Observed {
@@ -423,6 +477,7 @@ impl Observed {
             blocked_for_good: false,
             heavy: false,
             received: 0.0,
+            senders: Vec::new(),
         }
     }
 
@@ -442,6 +497,28 @@ struct Controller {
     /// Sampled cross-stage sends per (sender, receiver).
     edges: HashMap<(usize, usize), f64>,
     window: Instant,
+    order: OrderState,
+}
+
+/// What [`Controller::choose_order`] keeps between rounds.
+#[derive(Default)]
+struct OrderState {
+    /// The lone worker's turns and spawns at the last round.
+    turns: u64,
+    spawned: u64,
+    /// Spawns per turn, averaged over rounds.
+    spawn_rate: f64,
+    /// Whether `spawn_rate` has a first value.
+    seen: bool,
+}
+
+/// Whether the controller chooses the queue order: a lone work-stealing worker, under
+/// automatic placement.
+fn orders_queue(shared: &Shared) -> bool {
+    let sched = &shared.sched;
+    sched.mode == PlacementMode::Auto
+        && sched.threads() == 1
+        && sched.kind == crate::SchedulerKind::Steal
 }
 
 /// Starts the controller thread for `shared` (placement `observe` or `auto`).
@@ -455,6 +532,7 @@ pub(crate) fn start(shared: &Arc<Shared>) -> std::io::Result<JoinHandle<()>> {
                 actors: HashMap::new(),
                 edges: HashMap::new(),
                 window: Instant::now(),
+                order: OrderState::default(),
             }
             .run();
         })
@@ -464,15 +542,25 @@ impl Controller {
     fn run(mut self) {
         let mut round = 0u32;
         loop {
-            std::thread::park_timeout(ROUND);
+            // The first rounds are short, so that the queue order is chosen early in a
+            // short program (where its actors end up in memory is set by then).
+            std::thread::park_timeout(if round < EARLY_ROUNDS {
+                ROUND / 4
+            } else {
+                ROUND
+            });
             if self.shared.sched.is_shutdown() {
                 return;
             }
             self.watch_long_turns();
+            self.ingest();
+            let auto = self.shared.sched.mode == PlacementMode::Auto;
+            if auto {
+                self.choose_order();
+            }
             round += 1;
             if round % DECIDE_EVERY == 0 {
-                self.ingest();
-                if self.shared.sched.mode == PlacementMode::Auto {
+                if auto {
                     self.decide();
                 }
                 self.decay();
@@ -550,7 +638,14 @@ impl Controller {
                         }
                         for send in sends {
                             let to = key(&send.to);
-                            self.observed(&send.to).received += f64::from(send.count);
+                            let receiver = self.observed(&send.to);
+                            receiver.received += f64::from(send.count);
+                            if receiver.senders.len() < HUB_SENDERS
+                                && to != from
+                                && !receiver.senders.contains(&from)
+                            {
+                                receiver.senders.push(from);
+                            }
                             if send.cross > 0 && to != from {
                                 *self.edges.entry((from, to)).or_insert(0.0) +=
                                     f64::from(send.cross);
@@ -598,6 +693,57 @@ impl Controller {
             *w *= 0.5;
             *w >= 0.05 && actors.contains_key(a) && actors.contains_key(b)
         });
+    }
+
+    /// Step 5: on a lone work-stealing worker, chooses between hand-off order and plain
+    /// FIFO order, every round.
+    fn choose_order(&mut self) {
+        if !orders_queue(&self.shared) {
+            return;
+        }
+        let sched = &self.shared.sched;
+        let stage = &sched.stages[0];
+        let turns = stage.stats.turns.load(Ordering::Relaxed);
+        let spawned = stage.stats.spawned.load(Ordering::Relaxed);
+        let order = &mut self.order;
+        let (turns_now, spawned_now) = (
+            turns.saturating_sub(order.turns),
+            spawned.saturating_sub(order.spawned),
+        );
+        (order.turns, order.spawned) = (turns, spawned);
+        if turns_now < MIN_ORDER_TURNS {
+            // Too little happened this round to say anything.
+            return;
+        }
+        let rate = spawned_now as f64 / turns_now as f64;
+        order.spawn_rate = if order.seen {
+            0.5 * (order.spawn_rate + rate)
+        } else {
+            rate
+        };
+        order.seen = true;
+        // The share of all sampled sends that go to the busiest actor with many senders.
+        let sent: f64 = self.actors.values().map(|o| o.sends).sum();
+        let hub = self
+            .actors
+            .values()
+            .filter(|o| o.senders.len() >= HUB_SENDERS)
+            .map(|o| o.received)
+            .fold(0.0, f64::max);
+        // Without enough samples there is no evidence of a hub either way.
+        let hub_share = (sent >= MIN_ORDER_SENDS).then(|| hub / sent);
+        let current = stage.probe.fifo.load(Ordering::Relaxed);
+        let fifo = if current {
+            // Leave FIFO order only on evidence: no spawning, and no hub in the samples.
+            order.spawn_rate >= SPAWNING / 4.0
+                || hub_share.is_none_or(|share| share >= HUB_SHARE / 2.0)
+        } else {
+            order.spawn_rate >= SPAWNING || hub_share.is_some_and(|share| share >= HUB_SHARE)
+        };
+        if fifo != current {
+            stage.probe.fifo.store(fifo, Ordering::Relaxed);
+            self.shared.queue_switches.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     fn movable(o: &Observed) -> bool {
@@ -725,7 +871,15 @@ impl Controller {
             if ra == rb {
                 continue;
             }
-            let merged = load[&ra] + load[&rb];
+            // Two actors that message each other both ways mostly take turns (a ball
+            // going back and forth, a request and its reply): together they need about
+            // as much as the busier of them. Otherwise their loads add up.
+            let both_ways = self.edges.get(&(b, a)).is_some_and(|&w| w >= MIN_CROSS);
+            let merged = if both_ways {
+                load[&ra].max(load[&rb])
+            } else {
+                load[&ra] + load[&rb]
+            };
             if merged <= GROUP_LOAD {
                 parent.insert(rb, ra);
                 load.insert(ra, merged);

@@ -132,6 +132,12 @@ pub struct Metrics {
     pub dedicated_refused: u64,
     /// Actors the automatic placement moved.
     pub placement_moves: u64,
+    /// Times the automatic placement switched a lone work-stealing worker between
+    /// hand-off order (the next slot first) and plain FIFO order.
+    pub queue_switches: u64,
+    /// Whether a lone work-stealing worker keeps plain FIFO order now (chosen by the
+    /// automatic placement; otherwise a hand-off takes the next slot and runs first).
+    pub fifo_order: bool,
     /// Messages sent from threads outside the runtime.
     pub external_messages_sent: u64,
     /// Actors spawned from threads outside the runtime.

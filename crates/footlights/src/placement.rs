@@ -54,7 +54,10 @@ use crate::system::Shared;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SchedulerKind {
     /// Each worker has its own run queue; an idle worker steals half of another's (the
-    /// default).
+    /// default). The receiver of a send usually runs next on the sender's worker (the
+    /// *next slot*), except on a lone worker, which runs tasks in FIFO order unless
+    /// [`PlacementMode::Auto`] sees that hand-off order is better (see
+    /// [`crate::Metrics::fifo_order`]).
     #[default]
     Steal,
     /// One queue shared by every worker: each turn is taken from it, and requeued to it.

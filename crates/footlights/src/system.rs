@@ -36,6 +36,8 @@ pub(crate) struct Shared {
     pub(crate) dead_letters: AtomicU64,
     /// Actors moved by the automatic placement.
     pub(crate) placement_moves: AtomicU64,
+    /// Queue-order switches made by the automatic placement.
+    pub(crate) queue_switches: AtomicU64,
 }
 
 impl Shared {
@@ -175,6 +177,7 @@ impl Builder {
             }),
             dead_letters: AtomicU64::new(0),
             placement_moves: AtomicU64::new(0),
+            queue_switches: AtomicU64::new(0),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -318,6 +321,11 @@ impl System {
             dedicated_live: sched.dedicated.live() as u64,
             dedicated_refused,
             placement_moves: self.shared.placement_moves.load(Ordering::Relaxed),
+            queue_switches: self.shared.queue_switches.load(Ordering::Relaxed),
+            fifo_order: sched
+                .stages
+                .first()
+                .is_some_and(|s| s.probe.fifo.load(Ordering::Relaxed)),
             external_messages_sent: sched.external.sent.load(Ordering::Acquire),
             external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
             dead_letters: self.shared.dead_letters.load(Ordering::Acquire),

@@ -689,3 +689,125 @@ fn auto_placement_does_not_inline_a_flooded_leaf() {
     }
     check_all(&[counter], 20 * 50_000);
 }
+
+/// Serves `left` requests, counting them per client, then answers with the counts.
+struct Hub {
+    left: u64,
+    served: Vec<u64>,
+    clients: Vec<Addr<Client>>,
+    done: Option<ReplyTo<Vec<u64>>>,
+}
+
+enum HubMsg {
+    Start(Vec<Addr<Client>>, ReplyTo<Vec<u64>>),
+    Request(usize),
+}
+
+impl Actor for Hub {
+    type Msg = HubMsg;
+    fn handle(&mut self, _: &mut Context<Self>, msg: HubMsg) {
+        match msg {
+            HubMsg::Start(clients, done) => {
+                self.served = vec![0; clients.len()];
+                for c in &clients {
+                    let _ = c.send(());
+                }
+                self.clients = clients;
+                self.done = Some(done);
+            }
+            HubMsg::Request(_) if self.left == 0 => {}
+            HubMsg::Request(id) => {
+                self.served[id] += 1;
+                self.left -= 1;
+                if self.left == 0 {
+                    if let Some(done) = self.done.take() {
+                        let _ = done.send(self.served.clone());
+                    }
+                } else {
+                    let _ = self.clients[id].send(());
+                }
+            }
+        }
+    }
+}
+
+/// Asks its hub again each time it is served (or told to go).
+struct Client {
+    id: usize,
+    hub: Addr<Hub>,
+}
+
+impl Actor for Client {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        let _ = self.hub.send(HubMsg::Request(self.id));
+    }
+}
+
+#[test]
+fn auto_placement_serves_a_hubs_clients_in_turn_on_one_worker() {
+    // Sixteen clients ask one hub in turn, as chameneos's creatures ask their meeting
+    // place. A lone worker under automatic placement starts in plain FIFO order and keeps
+    // it while it sees the hub, so every client waits behind the others and all are
+    // served equally (to within one, for the last round).
+    let system = auto(1, SchedulerKind::Steal);
+    assert!(
+        system.metrics().fifo_order,
+        "a lone worker starts in FIFO order"
+    );
+    let hub = system.spawn(Hub {
+        left: 400_000,
+        served: Vec::new(),
+        clients: Vec::new(),
+        done: None,
+    });
+    let clients: Vec<_> = (0..16)
+        .map(|id| {
+            system.spawn(Client {
+                id,
+                hub: hub.clone(),
+            })
+        })
+        .collect();
+    let served = hub
+        .ask(|done| HubMsg::Start(clients, done))
+        .expect("hub alive")
+        .wait_timeout(PATIENCE)
+        .expect("served in time")
+        .expect("answered");
+    assert_eq!(served.iter().sum::<u64>(), 400_000);
+    let (min, max) = (served.iter().min(), served.iter().max());
+    assert!(
+        max.zip(min).is_some_and(|(max, min)| max - min <= 1),
+        "clients served unevenly: {served:?}"
+    );
+    let m = system.metrics();
+    assert!(m.fifo_order, "the hub was seen, and FIFO order kept");
+    assert_eq!(m.queue_switches, 0);
+}
+
+#[test]
+fn auto_placement_hands_a_pair_off_through_the_next_slot_on_one_worker() {
+    // A pair bouncing a ball neither spawns nor has a hub: the lone worker goes back to
+    // hand-off order, where the receiver of a send runs next.
+    let system = auto(1, SchedulerKind::Steal);
+    let a = system.spawn(Player {
+        partner: None,
+        hits: 0,
+        rounds: u64::MAX,
+        done: None,
+    });
+    let b = system.spawn(Player {
+        partner: None,
+        hits: 0,
+        rounds: u64::MAX,
+        done: None,
+    });
+    a.send(Play::Partner(b.clone())).expect("a alive");
+    b.send(Play::Partner(a.clone())).expect("b alive");
+    a.send(Play::Ball).expect("a alive");
+    eventually("the worker leaves FIFO order", || {
+        !system.metrics().fifo_order
+    });
+    assert!(system.metrics().queue_switches >= 1);
+}

@@ -150,6 +150,11 @@ impl Scheduler {
             round_robin: AtomicUsize::new(0),
             batch: config.batch,
         };
+        if sched.kind == SchedulerKind::Steal && sched.threads() == 1 {
+            // A lone work-stealing worker keeps plain FIFO order (see `worker`); automatic
+            // placement may switch it to hand-off order.
+            sched.stages[0].probe.fifo.store(true, Ordering::Relaxed);
+        }
         (sched, seeds)
     }
 

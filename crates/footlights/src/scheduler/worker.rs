@@ -18,6 +18,21 @@
 //! scheduler kind: pool work goes to the next slot and deque (stealing) or the shared
 //! injector (sharing), or to the worker's own FIFO (stages); pinned work to its stage.
 //!
+//! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
+//! to its deque goes to its private FIFO, and it keeps one of two orders, chosen by the
+//! stage's `fifo` flag:
+//!
+//! * **FIFO order** (the default): a fresh hand-off takes the next slot only when nothing
+//!   else waits, so the next slot always holds the oldest task and the worker runs tasks
+//!   strictly in the order they were scheduled; what other threads schedule joins the
+//!   back of the queue at the next pick. A token ring still skips the queue (it is always
+//!   empty), and a hub's clients are served in turn: chameneos on one thread reaches the
+//!   fairest split its meeting count allows in every run.
+//! * **Hand-off order**: every fresh hand-off takes the next slot and runs next, as on
+//!   several workers, which keeps a request and its reply hot in the cache. It also lets
+//!   the actor a hub answered last jump the queue, so automatic placement
+//!   ([`crate::auto`]) switches to it only when it sees no hub and no spawning.
+//!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
 //! retire when no actor lives on it any more ([`super::dedicated`]).
 //!
@@ -29,6 +44,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
@@ -253,10 +269,29 @@ impl Worker {
     fn place(&self, task: Task, site: Site, fresh: bool) {
         if site == Site::Pool && fresh && self.steal_pool {
             // The common case, kept short: a hand-off under work stealing.
-            self.set_next(task, self.solo);
+            self.hand_off(task, self.solo);
             return;
         }
         self.place_elsewhere(task, site, fresh);
+    }
+
+    /// A fresh scheduling from this worker: the next slot, unless this is a lone worker
+    /// that automatic placement told to keep plain FIFO order; then the next slot takes a
+    /// task only when nothing else waits (so it is always the oldest task, and a ring's
+    /// hand-off still skips the queue).
+    #[inline]
+    fn hand_off(&self, task: Task, pinned: bool) {
+        if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
+            self.local.borrow_mut().push_back(task);
+        } else {
+            self.set_next(task, pinned);
+        }
+    }
+
+    /// Whether this is a lone worker told to keep plain FIFO order.
+    #[inline]
+    fn keeps_fifo(&self) -> bool {
+        self.solo && self.stage.probe.fifo.load(Ordering::Relaxed)
     }
 
     /// Puts `task` in the next slot; what was there spills to where it belongs.
@@ -275,7 +310,19 @@ impl Worker {
             self.local.borrow_mut().push_back(task);
         } else {
             self.queue.push(task);
-            self.shared.sched.sleepers.notify_one();
+            self.waking(|| self.shared.sched.sleepers.notify_one());
+        }
+    }
+
+    /// Runs `wake`, which may wake another thread. A sampled turn does not count the time
+    /// as its own: it is the cost of a cross-thread hand-off, which co-locating the two
+    /// actors would save, not work the actor needs a core for.
+    #[inline]
+    fn waking(&self, wake: impl FnOnce()) {
+        if self.probe.sampling() {
+            self.probe.not_the_handlers(wake);
+        } else {
+            wake();
         }
     }
 
@@ -285,15 +332,17 @@ impl Worker {
             // Under work stealing, work pinned here takes the same next slot as pool work
             // (so a group pinned to one stage runs as it would on one worker).
             Site::Stage(k) if Some(k) == self.pool_index && fresh && self.steal_pool => {
-                self.set_next(task, true);
+                self.hand_off(task, true);
             }
             Site::Stage(k) if Some(k) == self.pool_index => self.local.borrow_mut().push_back(task),
-            Site::Stage(k) => self.shared.sched.push_stage(k, task),
+            Site::Stage(k) => self.waking(|| self.shared.sched.push_stage(k, task)),
             Site::Dedicated => {
                 // The push happens under the home's lock, inside the cell: keep the cell
                 // alive until the lock is released, whoever runs the task meanwhile.
                 let keep = Arc::clone(&task);
-                if let Err(task) = keep.home().push_dedicated(task) {
+                let mut pushed = Ok(());
+                self.waking(|| pushed = keep.home().push_dedicated(task));
+                if let Err(task) = pushed {
                     self.place_in_pool(task, fresh);
                 }
             }
@@ -312,10 +361,7 @@ impl Worker {
     #[cold]
     #[inline(never)]
     fn report_turn_end(&self, actor: impl FnOnce() -> Task, handled: u64) {
-        let turns = self
-            .stats()
-            .turns
-            .load(std::sync::atomic::Ordering::Relaxed);
+        let turns = self.stats().turns.load(Ordering::Relaxed);
         self.probe.turn_ending(
             &self.stage.probe,
             actor,
@@ -329,17 +375,21 @@ impl Worker {
     fn place_in_pool(&self, task: Task, fresh: bool) {
         let sched = &self.shared.sched;
         match (self.kind, self.pool_index) {
-            (SchedulerKind::Steal, Some(_)) if fresh => self.set_next(task, self.solo),
+            (SchedulerKind::Steal, Some(_)) if fresh => self.hand_off(task, self.solo),
             (SchedulerKind::Steal, Some(_)) if self.solo => self.local.borrow_mut().push_back(task),
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if self.queue.len() > 1 || self.has_next() {
-                    sched.sleepers.notify_one();
+                    self.waking(|| sched.sleepers.notify_one());
                 }
             }
             (SchedulerKind::Stages, Some(_)) => self.local.borrow_mut().push_back(task),
-            (SchedulerKind::Stages, None) => sched.push_stage(sched.next_stage(), task),
-            (SchedulerKind::Steal | SchedulerKind::Share, _) => sched.push_shared(task),
+            (SchedulerKind::Stages, None) => {
+                self.waking(|| sched.push_stage(sched.next_stage(), task));
+            }
+            (SchedulerKind::Steal | SchedulerKind::Share, _) => {
+                self.waking(|| sched.push_shared(task));
+            }
         }
     }
 
@@ -371,6 +421,9 @@ impl Worker {
     }
 
     fn next_task(&self) -> Option<Task> {
+        if self.keeps_fifo() {
+            self.absorb_external();
+        }
         let picks = self.picks.get().wrapping_add(1);
         self.picks.set(picks);
         if picks % INJECTOR_EVERY == 0 {
@@ -397,6 +450,37 @@ impl Worker {
                 .pop()
                 .or_else(|| self.take_own())
                 .or_else(|| self.take_injected())
+        }
+    }
+
+    /// A lone worker in FIFO order queues what other threads scheduled (the injector, its
+    /// inbox) behind what it scheduled itself, as soon as it arrives: otherwise a pair of
+    /// actors handing work back and forth would keep the local queue busy, and the
+    /// injector would be looked at only every [`INJECTOR_EVERY`] picks (chameneos's first
+    /// two creatures met a dozen times before the main thread's last creature started).
+    #[inline]
+    fn absorb_external(&self) {
+        // Three loads when nothing arrived, which is almost always.
+        let injector = &self.shared.sched.injector;
+        if self.queue.is_empty() && self.stage.inbox.is_empty() && injector.is_empty() {
+            return;
+        }
+        let mut local = self.local.borrow_mut();
+        while let Some(task) = self.queue.pop() {
+            local.push_back(task);
+        }
+        while let Some(task) = self.stage.take() {
+            local.push_back(task);
+        }
+        while !injector.is_empty() {
+            match injector.steal() {
+                Steal::Success(task) => {
+                    self.arrived(&task);
+                    local.push_back(task);
+                }
+                Steal::Empty => break,
+                Steal::Retry => std::hint::spin_loop(),
+            }
         }
     }
 
