@@ -771,17 +771,22 @@ fn hub_counts(system: &System) -> Vec<u64> {
     served
 }
 
-/// Whether every count is within one of every other (the last round may be partial).
+/// Whether the counts are even, to within what the start allows: a worker in FIFO order
+/// takes in what the main thread scheduled every 8 picks, so a client whose first turn
+/// was still waiting there when the hub said go starts up to 8 turns late, and the
+/// clients that were ready meet the hub a few more times meanwhile.
 fn even(counts: &[u64]) -> bool {
     let (min, max) = (counts.iter().min(), counts.iter().max());
-    max.zip(min).is_some_and(|(max, min)| max - min <= 1)
+    max.zip(min).is_some_and(|(max, min)| max - min <= 8)
 }
 
 #[test]
 fn a_lone_worker_serves_a_hubs_clients_in_turn() {
     // One thread runs tasks in FIFO order under work stealing and under stages, and takes
-    // in what the main thread scheduled as soon as it arrives, so every client waits
-    // behind the others. (With the next slot, two of the sixteen got 82% of the answers.)
+    // in what the main thread scheduled within a few picks, so every client waits behind
+    // the others. (With the next slot, two of the sixteen got 82% of the answers; with
+    // the main thread's work looked at every 61 picks, the first client got 143 more
+    // than the last.)
     for kind in [SchedulerKind::Steal, SchedulerKind::Stages] {
         let system = system(1, kind);
         if kind == SchedulerKind::Steal {

@@ -63,6 +63,9 @@ use crate::system::Shared;
 pub(crate) const NEXT_SLOT_STREAK: u32 = 64;
 /// Every this many picks, the inbox and the injector are looked at first.
 const INJECTOR_EVERY: u32 = 61;
+/// Every this many picks, a worker that keeps FIFO order moves what other threads
+/// scheduled to the back of its queue.
+const ABSORB_EVERY: u32 = 8;
 /// Search rounds before parking; round `i` spins `2^i` pauses first.
 const SEARCH_ROUNDS: u32 = 10;
 
@@ -96,6 +99,8 @@ pub(crate) struct Worker {
     /// The only pool worker under work stealing: nobody can steal, so what would go to
     /// the deque goes to the private FIFO instead (no atomic operations at all).
     solo: bool,
+    /// A lone worker's copy of its stage's `fifo` flag.
+    fifo: Cell<bool>,
     queue: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
     /// Whether the task in the next slot is pinned to this stage (it then spills to the
@@ -140,6 +145,7 @@ impl Worker {
         let kind = shared.sched.kind;
         let steal_pool = kind == SchedulerKind::Steal && pool_index.is_some();
         let solo = steal_pool && shared.sched.threads() == 1;
+        let fifo = solo && stage.probe.fifo.load(Ordering::Relaxed);
         let probe = WorkerProbe::new(shared.sched.mode, pool_index.map_or(0, |i| i as u64 + 1));
         Worker {
             shared,
@@ -148,6 +154,7 @@ impl Worker {
             kind,
             steal_pool,
             solo,
+            fifo: Cell::new(fifo),
             queue,
             next: Cell::new(None),
             next_pinned: Cell::new(false),
@@ -290,10 +297,11 @@ impl Worker {
         }
     }
 
-    /// Whether this is a lone worker told to keep plain FIFO order.
+    /// Whether this is a lone worker told to keep plain FIFO order (as of its last look
+    /// at the stage's flag, every [`ABSORB_EVERY`] picks).
     #[inline]
     fn keeps_fifo(&self) -> bool {
-        self.solo && self.stage.probe.fifo.load(Ordering::Relaxed)
+        self.fifo.get()
     }
 
     /// Puts `task` in the next slot; what was there spills to where it belongs.
@@ -423,11 +431,16 @@ impl Worker {
     }
 
     fn next_task(&self) -> Option<Task> {
-        if self.keeps_fifo() || self.kind == SchedulerKind::Stages {
-            self.absorb_external();
-        }
         let picks = self.picks.get().wrapping_add(1);
         self.picks.set(picks);
+        if picks % ABSORB_EVERY == 0 {
+            if self.solo {
+                self.fifo.set(self.stage.probe.fifo.load(Ordering::Relaxed));
+            }
+            if self.kind == SchedulerKind::Stages || self.keeps_fifo() {
+                self.absorb_external();
+            }
+        }
         if picks % INJECTOR_EVERY == 0 {
             if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
                 return Some(task);
@@ -457,16 +470,17 @@ impl Worker {
 
     /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
     /// (its inbox; the injector and its deque, which only a lone stealing worker uses)
-    /// behind what it scheduled itself, as soon as it arrives. Otherwise a pair of actors
+    /// behind what it scheduled itself, within [`ABSORB_EVERY`] picks. Otherwise a pair of actors
     /// handing work back and forth would keep the private FIFO busy, and the rest would be
     /// looked at only every [`INJECTOR_EVERY`] picks: chameneos's first creatures met
     /// dozens of times before the main thread's last creature started (on one stage, the
     /// counts fell steadily from 5,857 for the first creature to 5,659 for the last).
     #[inline]
     fn absorb_external(&self) {
-        // Three loads when nothing arrived, which is almost always.
+        // Two loads when nothing arrived, which is almost always. (The deque holds work
+        // only after a switch from hand-off order, and is emptied with the rest.)
         let injector = &self.shared.sched.injector;
-        if self.queue.is_empty() && self.stage.inbox.is_empty() && injector.is_empty() {
+        if self.stage.inbox.is_empty() && injector.is_empty() {
             return;
         }
         let mut local = self.local.borrow_mut();
