@@ -406,6 +406,11 @@ impl Worker {
     /// Moves the task in the next slot, if any, to the deque where other workers can steal
     /// it. Called when the running actor's turn goes on after a message.
     pub(crate) fn flush_next(&self) {
+        if self.keeps_fifo() {
+            // Nobody can steal, and the next slot holds the oldest task: moving it to the
+            // back would let the tasks scheduled after it overtake it.
+            return;
+        }
         if let Some(task) = self.next.take() {
             self.spill(task, self.next_pinned.get());
         }
