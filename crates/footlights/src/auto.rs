@@ -141,8 +141,8 @@ const HUB_SHARE: f64 = 0.2;
 const SPAWNING: f64 = 0.02;
 /// Turns a round must have run for its spawn rate to count.
 const MIN_ORDER_TURNS: u64 = 256;
-/// Sampled sends needed before the hub share counts.
-const MIN_ORDER_SENDS: f64 = 16.0;
+/// Sampled turns (decaying) needed before the hub share counts.
+const MIN_ORDER_SAMPLES: f64 = 32.0;
 
 /// One receiver of a sampled turn's sends.
 pub(crate) struct SendSample {
@@ -723,6 +723,7 @@ impl Controller {
         };
         order.seen = true;
         // The share of all sampled sends that go to the busiest actor with many senders.
+        let sampled: f64 = self.actors.values().map(|o| o.turns).sum();
         let sent: f64 = self.actors.values().map(|o| o.sends).sum();
         let hub = self
             .actors
@@ -730,8 +731,9 @@ impl Controller {
             .filter(|o| o.senders.len() >= HUB_SENDERS)
             .map(|o| o.received)
             .fold(0.0, f64::max);
-        // Without enough samples there is no evidence of a hub either way.
-        let hub_share = (sent >= MIN_ORDER_SENDS).then(|| hub / sent);
+        // Without enough sampled turns there is no evidence of a hub either way: a hub's
+        // senders must have been sampled too, not just one of its turns.
+        let hub_share = (sampled >= MIN_ORDER_SAMPLES && sent > 0.0).then(|| hub / sent);
         let current = stage.probe.fifo.load(Ordering::Relaxed);
         let fifo = if current {
             // Leave FIFO order only on evidence: no spawning, and no hub in the samples.
@@ -851,6 +853,7 @@ impl Controller {
         // Union-find over the actors in chatty pairs, with each group's load.
         let mut parent: HashMap<usize, usize> = HashMap::new();
         let mut load: HashMap<usize, f64> = HashMap::new();
+        let mut size: HashMap<usize, usize> = HashMap::new();
         fn find(parent: &HashMap<usize, usize>, mut k: usize) -> usize {
             while let Some(&p) = parent.get(&k) {
                 if p == k {
@@ -865,6 +868,7 @@ impl Controller {
                 if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(k) {
                     e.insert(k);
                     load.insert(k, self.load(&self.actors[&k]));
+                    size.insert(k, 1usize);
                 }
             }
             let (ra, rb) = (find(&parent, a), find(&parent, b));
@@ -874,7 +878,10 @@ impl Controller {
             // Two actors that message each other both ways mostly take turns (a ball
             // going back and forth, a request and its reply): together they need about
             // as much as the busier of them. Otherwise their loads add up.
-            let both_ways = self.edges.get(&(b, a)).is_some_and(|&w| w >= MIN_CROSS);
+            // (Only for the pair itself: joining larger groups adds their loads.)
+            let both_ways = size[&ra] == 1
+                && size[&rb] == 1
+                && self.edges.get(&(b, a)).is_some_and(|&w| w >= MIN_CROSS);
             let merged = if both_ways {
                 load[&ra].max(load[&rb])
             } else {
@@ -883,6 +890,8 @@ impl Controller {
             if merged <= GROUP_LOAD {
                 parent.insert(rb, ra);
                 load.insert(ra, merged);
+                let joined = size[&ra] + size[&rb];
+                size.insert(ra, joined);
             }
         }
         let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();

@@ -4,9 +4,8 @@
 //! order:
 //!
 //! 1. every 61st pick, its stage's inbox and the shared injector first (so work from other
-//!    threads is never starved by a busy worker); under the stages scheduler, and on a
-//!    lone worker in FIFO order, what other threads scheduled joins the back of the
-//!    private FIFO at every pick instead;
+//!    threads is never starved by a busy worker); under the stages scheduler, what other
+//!    threads scheduled also joins the back of the private FIFO every 8 picks;
 //! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row);
 //! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
 //!    scheduled, the stage's inbox for what others did) and its stealable deque, taking
@@ -25,11 +24,13 @@
 //! stage's `fifo` flag:
 //!
 //! * **FIFO order** (the default): a fresh hand-off takes the next slot only when nothing
-//!   else waits, so the next slot always holds the oldest task and the worker runs tasks
-//!   strictly in the order they were scheduled; what other threads schedule joins the
-//!   back of the queue at the next pick. A token ring still skips the queue (it is always
-//!   empty), and a hub's clients are served in turn: chameneos on one thread reaches the
-//!   fairest split its meeting count allows in every run.
+//!   else waits, so the next slot always holds the oldest task, and the worker looks only
+//!   at the next slot, then its private FIFO, then (when both are empty) the inbox and the
+//!   injector, one task at a time. What other threads schedule joins the back of the
+//!   private FIFO every 8 picks. So the worker runs the tasks it scheduled in the order it
+//!   scheduled them, and other threads' work at most 8 picks late. A token ring still
+//!   skips the queue (it is always empty), and a hub's clients are served in turn:
+//!   chameneos on one thread is within a meeting of the fairest split in every run.
 //! * **Hand-off order**: every fresh hand-off takes the next slot and runs next, as on
 //!   several workers, which keeps a request and its reply hot in the cache. It also lets
 //!   the actor a hub answered last jump the queue, so automatic placement
@@ -97,7 +98,7 @@ pub(crate) struct Worker {
     /// A pool worker under work stealing (the scheduler's fast path).
     steal_pool: bool,
     /// The only pool worker under work stealing: nobody can steal, so what would go to
-    /// the deque goes to the private FIFO instead (no atomic operations at all).
+    /// the deque goes to the private FIFO instead (no atomic operations on the way).
     solo: bool,
     /// A lone worker's copy of its stage's `fifo` flag.
     fifo: Cell<bool>,
@@ -440,11 +441,19 @@ impl Worker {
         self.picks.set(picks);
         if picks % ABSORB_EVERY == 0 {
             if self.solo {
-                self.fifo.set(self.stage.probe.fifo.load(Ordering::Relaxed));
+                self.refresh_order();
             }
             if self.kind == SchedulerKind::Stages || self.keeps_fifo() {
                 self.absorb_external();
             }
+        }
+        if self.keeps_fifo() {
+            // Oldest first: the next slot is filled only when the FIFO is empty.
+            let next = self.next.take();
+            return next
+                .or_else(|| self.local.borrow_mut().pop_front())
+                .or_else(|| self.stage.take())
+                .or_else(|| self.take_injected());
         }
         if picks % INJECTOR_EVERY == 0 {
             if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
@@ -473,25 +482,35 @@ impl Worker {
         }
     }
 
+    /// Reads the order automatic placement chose for this lone worker. Entering FIFO order,
+    /// it moves what hand-off order left in its deque (batches from the injector) to the
+    /// back of its FIFO, where FIFO order looks.
+    fn refresh_order(&self) {
+        let fifo = self.stage.probe.fifo.load(Ordering::Relaxed);
+        if fifo && !self.fifo.get() {
+            let mut local = self.local.borrow_mut();
+            while let Some(task) = self.queue.pop() {
+                local.push_back(task);
+            }
+        }
+        self.fifo.set(fifo);
+    }
+
     /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
-    /// (its inbox; the injector and its deque, which only a lone stealing worker uses)
-    /// behind what it scheduled itself, within [`ABSORB_EVERY`] picks. Otherwise a pair of actors
+    /// (its inbox; the injector, which only a lone stealing worker uses) behind what it
+    /// scheduled itself, within [`ABSORB_EVERY`] picks. Otherwise a pair of actors
     /// handing work back and forth would keep the private FIFO busy, and the rest would be
     /// looked at only every [`INJECTOR_EVERY`] picks: chameneos's first creatures met
     /// dozens of times before the main thread's last creature started (on one stage, the
     /// counts fell steadily from 5,857 for the first creature to 5,659 for the last).
     #[inline]
     fn absorb_external(&self) {
-        // Two loads when nothing arrived, which is almost always. (The deque holds work
-        // only after a switch from hand-off order, and is emptied with the rest.)
+        // Two loads when nothing arrived, which is almost always.
         let injector = &self.shared.sched.injector;
         if self.stage.inbox.is_empty() && injector.is_empty() {
             return;
         }
         let mut local = self.local.borrow_mut();
-        while let Some(task) = self.queue.pop() {
-            local.push_back(task);
-        }
         while let Some(task) = self.stage.take() {
             local.push_back(task);
         }
@@ -521,6 +540,9 @@ impl Worker {
         let injector = &self.shared.sched.injector;
         loop {
             let stolen = match self.kind {
+                // One at a time in FIFO order: a batch would wait in the deque, where FIFO
+                // order does not look.
+                SchedulerKind::Steal if self.keeps_fifo() => injector.steal(),
                 SchedulerKind::Steal => injector.steal_batch_and_pop(&self.queue),
                 SchedulerKind::Share => injector.steal(),
                 SchedulerKind::Stages => return None,
