@@ -102,7 +102,8 @@ enum Command {
 
 #[derive(Subcommand)]
 enum PeersAction {
-    /// Run the install steps of each missing implementation (default: all of them).
+    /// Run the install steps of each missing implementation (default: every one that is
+    /// not a variant), report each, and fail only if an install failed.
     Install {
         /// Implementations to install.
         names: Vec<String>,
