@@ -2,12 +2,17 @@
 //! defines it, against the `result` line the program printed.
 //!
 //! The program's standard output must be exactly one line `result bench=NAME check=VALUE
-//! ...` (other `key=value` pairs are allowed). The verdict is one of:
+//! seconds=S ...` (other `key=value` pairs are allowed). The verdict is one of:
 //!
 //! - `ok`: the line is there, names the benchmark, and its check equals the expected one
 //!   (for chameneos also: `counts` has one entry per creature and sums to `2*meetings`);
-//! - `bad-output`: no result line, a malformed one, or anything else on stdout;
+//! - `bad-output`: no result line, a malformed one (including a missing or invalid
+//!   `seconds`), or anything else on stdout;
 //! - `wrong-answer`: a well-formed line with the wrong check, bench or counts.
+//!
+//! `seconds` is the program's own work time (see [`work_seconds`]): a positive number, no
+//! longer than the wall time the harness measured around the whole process. The harness
+//! takes start-up as wall time minus `seconds`.
 //!
 //! Expected checks are closed forms of the parameters except for fannkuch, whose checksum
 //! and maximum flips for `n` come from a table of known values or, for other `n`, from a
@@ -153,6 +158,38 @@ pub struct Judgement {
     pub counts: Option<Vec<u64>>,
     /// Chameneos fairness, when the counts are valid.
     pub fairness: Option<Fairness>,
+    /// The work time the program printed (`seconds=`), when it is valid.
+    pub work_s: Option<f64>,
+}
+
+/// The work time of a result line: its `seconds` value, which must be a positive, finite
+/// number (decimal, exponent allowed: `0.0123`, `1.2e-5`) no longer than `wall_s`, the
+/// wall time of the whole process. The error says which rule was broken.
+///
+/// ```
+/// use actorbench::check::{parse_stdout, work_seconds};
+/// let line = parse_stdout("result bench=pingpong check=1 seconds=0.25").unwrap();
+/// assert_eq!(work_seconds(&line, 0.3), Ok(0.25));
+/// assert!(work_seconds(&line, 0.2).unwrap_err().contains("longer than"));
+/// ```
+pub fn work_seconds(line: &ResultLine, wall_s: f64) -> Result<f64, String> {
+    let Some(raw) = line.get("seconds") else {
+        return Err("result line lacks seconds= (the work time the contract requires)".into());
+    };
+    let number = raw
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && !raw.starts_with('+'));
+    let Some(seconds) = number else {
+        return Err(format!("seconds={raw} is not a positive number of seconds"));
+    };
+    if seconds > wall_s {
+        return Err(format!(
+            "seconds={raw} is longer than the process's wall time ({})",
+            crate::output::units::seconds(wall_s)
+        ));
+    }
+    Ok(seconds)
 }
 
 /// Finds the result line in `stdout`; anything else on stdout is an error.
@@ -203,8 +240,15 @@ fn shorten(s: &str, n: usize) -> String {
     }
 }
 
-/// Judges `stdout` (and whether it was truncated) of a run of `bench` with `params`.
-pub fn judge(bench: &str, params: &Params, stdout: &str, truncated: bool) -> Judgement {
+/// Judges `stdout` (and whether it was truncated) of a run of `bench` with `params` whose
+/// process took `wall_s` seconds of wall time.
+pub fn judge(
+    bench: &str,
+    params: &Params,
+    stdout: &str,
+    truncated: bool,
+    wall_s: f64,
+) -> Judgement {
     let expected = expected(bench, params);
     let mut j = Judgement {
         verdict: Verdict::Ok,
@@ -212,6 +256,7 @@ pub fn judge(bench: &str, params: &Params, stdout: &str, truncated: bool) -> Jud
         line: None,
         counts: None,
         fairness: None,
+        work_s: None,
     };
     if truncated {
         j.verdict = Verdict::BadOutput("stdout flooded: more output than the harness keeps".into());
@@ -236,6 +281,13 @@ pub fn judge(bench: &str, params: &Params, stdout: &str, truncated: bool) -> Jud
     if got_bench != bench {
         j.verdict = Verdict::WrongAnswer(format!("bench={got_bench}, expected bench={bench}"));
         return j;
+    }
+    match work_seconds(&line, wall_s) {
+        Ok(s) => j.work_s = Some(s),
+        Err(e) => {
+            j.verdict = Verdict::BadOutput(e);
+            return j;
+        }
     }
     if bench == "chameneos" {
         let creatures = params.get("creatures").unwrap_or(0) as usize;
@@ -341,12 +393,13 @@ mod tests {
     #[test]
     fn a_long_chameneos_line_is_fine() {
         let counts = vec!["2"; 100_000].join(",");
-        let line = format!("result bench=chameneos check=200000 counts={counts}\n");
+        let line = format!("result bench=chameneos check=200000 seconds=0.5 counts={counts}\n");
         let j = judge(
             "chameneos",
             &p("creatures=100000 meetings=100000"),
             &line,
             false,
+            1.0,
         );
         assert_eq!(j.verdict, Verdict::Ok);
         assert_eq!(j.fairness.unwrap().jain, 1.0);
@@ -355,55 +408,75 @@ mod tests {
     #[test]
     fn judges_answers() {
         let params = p("actors=3 hops=10");
+        let judged = |out: &str| judge("threadring", &params, out, false, 1.0).verdict;
         assert_eq!(
-            judge(
-                "threadring",
-                &params,
-                "result bench=threadring check=2\n",
-                false
-            )
-            .verdict,
+            judged("result bench=threadring check=2 seconds=0.01\n"),
             Verdict::Ok
         );
         assert!(matches!(
-            judge(
-                "threadring",
-                &params,
-                "result bench=threadring check=3\n",
-                false
-            )
-            .verdict,
+            judged("result bench=threadring check=3 seconds=0.01\n"),
             Verdict::WrongAnswer(_)
         ));
+        assert!(matches!(judged(""), Verdict::BadOutput(_)));
         assert!(matches!(
-            judge("threadring", &params, "", false).verdict,
-            Verdict::BadOutput(_)
-        ));
-        assert!(matches!(
-            judge(
-                "threadring",
-                &params,
-                "hello\nresult bench=threadring check=2\n",
-                false
-            )
-            .verdict,
+            judged("hello\nresult bench=threadring check=2 seconds=0.01\n"),
             Verdict::BadOutput(_)
         ));
         let cp = p("creatures=3 meetings=3");
         let j = judge(
             "chameneos",
             &cp,
-            "result bench=chameneos check=6 counts=2,2,2",
+            "result bench=chameneos check=6 seconds=1e-3 counts=2,2,2",
             false,
+            1.0,
         );
         assert_eq!(j.verdict, Verdict::Ok);
+        assert_eq!(j.work_s, Some(1e-3));
         assert_eq!(j.fairness.unwrap().jain, 1.0);
         let j = judge(
             "chameneos",
             &cp,
-            "result bench=chameneos check=6 counts=3,3",
+            "result bench=chameneos check=6 seconds=0.1 counts=3,3",
             false,
+            1.0,
         );
         assert!(matches!(j.verdict, Verdict::WrongAnswer(_)));
+    }
+
+    #[test]
+    fn refuses_a_missing_or_invalid_work_time() {
+        let params = p("actors=3 hops=10");
+        let why =
+            |line: &str, wall: f64| match judge("threadring", &params, line, false, wall).verdict {
+                Verdict::BadOutput(why) => why,
+                v => panic!("{line}: {v:?}"),
+            };
+        assert!(
+            why("result bench=threadring check=2", 1.0).contains("lacks seconds="),
+            "missing"
+        );
+        for bad in ["abc", "0", "0.000", "-0.5", "nan", "inf", "+1", ""] {
+            let w = why(
+                &format!("result bench=threadring check=2 seconds={bad}"),
+                1.0,
+            );
+            assert!(
+                w.contains(&format!("seconds={bad} is not a positive number")),
+                "{bad}: {w}"
+            );
+        }
+        let w = why("result bench=threadring check=2 seconds=1.5", 1.25);
+        assert!(
+            w.contains("seconds=1.5 is longer than the process's wall time (1.250 s)"),
+            "{w}"
+        );
+        let ok = judge(
+            "threadring",
+            &params,
+            "result bench=threadring check=2 seconds=1.25",
+            false,
+            1.25,
+        );
+        assert_eq!((ok.verdict, ok.work_s), (Verdict::Ok, Some(1.25)));
     }
 }

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::export::{self, Format};
+use crate::metric;
 use crate::output::{table, units};
 use crate::store::Store;
-use crate::summary;
+use crate::summary::{self, View};
 
 /// Opens the database named by `--db`, or the default one beside the suite file.
 pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
@@ -82,7 +83,7 @@ pub fn list(store: &Store) -> Result<i32> {
 }
 
 /// `actorbench show [SESSION]`: the session's header and tables again.
-pub fn show(store: &Store, session: Option<&str>) -> Result<i32> {
+pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
     println!(
@@ -129,7 +130,7 @@ pub fn show(store: &Store, session: Option<&str>) -> Result<i32> {
     if data.runs.is_empty() {
         println!("no runs were recorded in this session");
     } else {
-        print!("{}", table::render(&summary::summarise(&data.runs)));
+        print_tables(&data.runs, view);
     }
     Ok(0)
 }
@@ -140,11 +141,12 @@ pub fn export(
     session: Option<&str>,
     format: Format,
     out: Option<PathBuf>,
+    view: &View,
 ) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
     let out = out.unwrap_or_else(|| PathBuf::from("-"));
-    export::write(format, &data, &out)?;
+    export::write(format, &data, view, &out)?;
     if out.as_os_str() != "-" {
         eprintln!("wrote {}", out.display());
     }
@@ -152,7 +154,12 @@ pub fn export(
 }
 
 /// `actorbench report [SESSION] [--out DIR]`: writes the HTML report of a stored session.
-pub fn report(store: &Store, session: Option<&str>, out: Option<PathBuf>) -> Result<i32> {
+pub fn report(
+    store: &Store,
+    session: Option<&str>,
+    out: Option<PathBuf>,
+    view: &View,
+) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
     if data.runs.is_empty() {
@@ -169,7 +176,22 @@ pub fn report(store: &Store, session: Option<&str>, out: Option<PathBuf>) -> Res
             .unwrap_or(Path::new("."))
             .join("report")
     });
-    let index = crate::report::write(&data, &dir)?;
+    let index = crate::report::write(&data, view, &dir)?;
     println!("{}", index.display());
     Ok(0)
+}
+
+/// Prints a session's tables as `run` and `show` do: a line naming the metric the ratios
+/// are on (and why, when it fell back to wall time), then the table per benchmark.
+pub fn print_tables(runs: &[crate::store::RunRecord], view: &View) {
+    let (m, note) = metric::resolve(view.metric, runs);
+    match note {
+        Some(note) => println!("note: {note}"),
+        None => println!(
+            "ratios on {} (--metric work|wall|cpu); start-up = wall - work",
+            m.label()
+        ),
+    }
+    println!();
+    print!("{}", table::render(&summary::summarise_with(runs, view)));
 }

@@ -15,10 +15,11 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use crate::error::UsageError;
+use crate::metric::{self, Metric};
 use crate::output::{table, units};
 use crate::stats;
 use crate::store::{SessionData, Store};
-use crate::summary::{self, CellSummary};
+use crate::summary::{self, CellSummary, View};
 
 /// Output format of `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -53,12 +54,23 @@ pub struct Change {
 }
 
 /// Compares two loaded sessions.
-pub fn changes(a: &SessionData, b: &SessionData, threshold_pct: f64, alpha: f64) -> Vec<Change> {
+pub fn changes(
+    a: &SessionData,
+    b: &SessionData,
+    metric: Metric,
+    threshold_pct: f64,
+    alpha: f64,
+) -> Vec<Change> {
     let cells = |d: &SessionData| -> Vec<CellSummary> {
-        summary::summarise(&d.runs)
-            .into_iter()
-            .flat_map(|g| g.cells)
-            .collect()
+        summary::summarise_with(
+            &d.runs,
+            &View {
+                metric: Some(metric),
+            },
+        )
+        .into_iter()
+        .flat_map(|g| g.cells)
+        .collect()
     };
     let (ca, cb) = (cells(a), cells(b));
     let same = |x: &CellSummary, y: &CellSummary| {
@@ -75,7 +87,7 @@ pub fn changes(a: &SessionData, b: &SessionData, threshold_pct: f64, alpha: f64)
             params: x.params.clone(),
             implementation: x.implementation.clone(),
             cores: x.cores,
-            a: x.wall_median,
+            a: x.time(metric).median,
             b: f64::NAN,
             ratio: f64::NAN,
             p: 1.0,
@@ -86,16 +98,20 @@ pub fn changes(a: &SessionData, b: &SessionData, threshold_pct: f64, alpha: f64)
             continue;
         };
         let mut c = Change {
-            b: y.wall_median,
+            b: y.time(metric).median,
             ..base
         };
-        c.verdict = match (x.walls.is_empty(), y.walls.is_empty()) {
+        c.verdict = match (
+            x.time(metric).values.is_empty(),
+            y.time(metric).values.is_empty(),
+        ) {
             (true, true) => "failing in both",
             (false, true) => "broken",
             (true, false) => "fixed",
             (false, false) => {
-                c.ratio = y.wall_median / x.wall_median;
-                c.p = stats::mann_whitney(&x.walls, &y.walls).map_or(1.0, |m| m.p);
+                c.ratio = y.time(metric).median / x.time(metric).median;
+                c.p = stats::mann_whitney(&x.time(metric).values, &y.time(metric).values)
+                    .map_or(1.0, |m| m.p);
                 if c.p < alpha && c.ratio > 1.0 + t {
                     "regression"
                 } else if c.p < alpha && c.ratio < 1.0 - t {
@@ -114,7 +130,7 @@ pub fn changes(a: &SessionData, b: &SessionData, threshold_pct: f64, alpha: f64)
             implementation: y.implementation.clone(),
             cores: y.cores,
             a: f64::NAN,
-            b: y.wall_median,
+            b: y.time(metric).median,
             ratio: f64::NAN,
             p: 1.0,
             verdict: "only in B",
@@ -133,6 +149,7 @@ pub fn run(
     store: &Store,
     a: &str,
     b: &str,
+    metric: Option<Metric>,
     threshold_pct: f64,
     alpha: f64,
     format: CompareFormat,
@@ -152,11 +169,13 @@ pub fn run(
         Ok(d)
     };
     let (da, db) = (load(a)?, load(b)?);
-    let ch = changes(&da, &db, threshold_pct, alpha);
+    let both: Vec<_> = da.runs.iter().chain(&db.runs).cloned().collect();
+    let (metric, _) = metric::resolve(metric, &both);
+    let ch = changes(&da, &db, metric, threshold_pct, alpha);
     let min_n = |d: &SessionData| {
         summary::summarise(&d.runs)
             .iter()
-            .flat_map(|g| g.cells.iter().map(|c| c.walls.len()))
+            .flat_map(|g| g.cells.iter().map(|c| c.ok))
             .max()
             .unwrap_or(0)
     };
@@ -284,6 +303,7 @@ mod tests {
                 ..Default::default()
             },
             implementations: vec![],
+            cells: vec![],
             runs: walls
                 .iter()
                 .map(|&w| RunRecord {
@@ -303,20 +323,29 @@ mod tests {
     fn flags_significant_regressions_over_the_threshold() {
         let a = session(1, &[1.0, 1.01, 0.99, 1.02, 0.98], "ok");
         let slower = session(2, &[1.5, 1.52, 1.49, 1.51, 1.48], "ok");
-        let c = changes(&a, &slower, 5.0, 0.05);
+        let c = changes(&a, &slower, Metric::Wall, 5.0, 0.05);
         assert_eq!(c[0].verdict, "regression");
         assert!(is_regression(&c[0]));
         let faster = session(3, &[0.5, 0.51, 0.49, 0.52, 0.48], "ok");
-        assert_eq!(changes(&a, &faster, 5.0, 0.05)[0].verdict, "improvement");
+        assert_eq!(
+            changes(&a, &faster, Metric::Wall, 5.0, 0.05)[0].verdict,
+            "improvement"
+        );
         let noise = session(4, &[1.0, 1.02, 0.97, 1.01, 0.99], "ok");
-        assert_eq!(changes(&a, &noise, 5.0, 0.05)[0].verdict, "unchanged");
+        assert_eq!(
+            changes(&a, &noise, Metric::Wall, 5.0, 0.05)[0].verdict,
+            "unchanged"
+        );
         let slightly = session(5, &[1.03, 1.04, 1.03, 1.05, 1.04], "ok");
         assert_eq!(
-            changes(&a, &slightly, 5.0, 0.05)[0].verdict,
+            changes(&a, &slightly, Metric::Wall, 5.0, 0.05)[0].verdict,
             "unchanged",
             "under the threshold"
         );
         let broken = session(6, &[1.0], "timeout");
-        assert_eq!(changes(&a, &broken, 5.0, 0.05)[0].verdict, "broken");
+        assert_eq!(
+            changes(&a, &broken, Metric::Wall, 5.0, 0.05)[0].verdict,
+            "broken"
+        );
     }
 }

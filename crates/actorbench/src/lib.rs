@@ -9,12 +9,13 @@
 //! - [`plan`] lays out the run matrix and its order;
 //! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
 //!   output), and [`measure`] turns `wait4` rusage into figures;
-//! - [`check`] judges an answer, [`fairness`] scores chameneos counts;
+//! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
+//!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
 //! - [`session`] drives `actorbench run`, running each [`trial`]; [`verify`] checks the
 //!   implementations against the test vectors and [`peers`] probes and installs toolchains
 //!   ([`toolchain`]);
-//! - [`stats`] and [`summary`] reduce runs, [`output`] prints them, [`export`] writes them,
+//! - [`stats`] and [`summary`] reduce runs on the time [`metric`] picks, [`output`] prints them, [`export`] writes them,
 //!   [`report`] draws them, [`compare`] sets two sessions side by side, and [`commands`]
 //!   holds the small commands over a stored database.
 
@@ -29,6 +30,7 @@ pub mod export;
 pub mod fairness;
 pub mod host;
 pub mod measure;
+pub mod metric;
 pub mod output;
 pub mod params;
 pub mod peers;

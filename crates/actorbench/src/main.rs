@@ -8,9 +8,11 @@ use std::process::ExitCode;
 use actorbench::compare::{self, CompareFormat};
 use actorbench::error::exit_status;
 use actorbench::export::Format;
+use actorbench::metric::Metric;
 use actorbench::plan::Order;
 use actorbench::session::{self, RunOptions};
 use actorbench::suite::Profile;
+use actorbench::summary::View;
 use actorbench::{commands, peers, verify};
 use clap::{Parser, Subcommand};
 
@@ -38,6 +40,8 @@ enum Command {
     Show {
         /// Session number, or `latest` (the default).
         session: Option<String>,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Export a stored session.
     Export {
@@ -49,6 +53,8 @@ enum Command {
         /// Output file (default: standard output).
         #[arg(long, short, value_name = "FILE")]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Run every test vector (and the bad-input cases) against implementations.
     Verify {
@@ -76,6 +82,8 @@ enum Command {
         /// Output directory (default: report/ beside the database).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Compare two stored sessions cell by cell; exit 1 on a significant regression.
     Compare {
@@ -92,6 +100,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
@@ -172,6 +182,27 @@ struct RunArgs {
     /// Where to write the report (default: report/ beside the database).
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
+    #[command(flatten)]
+    view: ViewArgs,
+}
+
+/// How the figures are seen: the flags shared by `run`, `show`, `export`, `report` and
+/// `compare`.
+#[derive(clap::Args)]
+struct ViewArgs {
+    /// The time ratios, geometric means and the gate use: the program's work time
+    /// (seconds=, start-up left out), the process's wall time, or its CPU time. Default:
+    /// work (wall for a session stored before work times were recorded).
+    #[arg(long, value_enum, value_name = "work|wall|cpu")]
+    metric: Option<Metric>,
+}
+
+impl ViewArgs {
+    fn view(&self) -> View {
+        View {
+            metric: self.metric,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -201,17 +232,21 @@ fn main() -> ExitCode {
             no_report: a.no_report,
             no_build: a.no_build,
             report_dir: a.report_dir,
+            view: a.view.view(),
         }),
         Command::List => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
             .and_then(|s| commands::list(&s)),
-        Command::Show { session } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-            .and_then(|s| commands::show(&s, session.as_deref())),
+        Command::Show { session, view } => {
+            commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+                .and_then(|s| commands::show(&s, session.as_deref(), &view.view()))
+        }
         Command::Export {
             session,
             format,
             out,
+            view,
         } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-            .and_then(|s| commands::export(&s, session.as_deref(), format, out)),
+            .and_then(|s| commands::export(&s, session.as_deref(), format, out, &view.view())),
         Command::Verify {
             implementations,
             threads,
@@ -226,9 +261,9 @@ fn main() -> ExitCode {
             timeout,
             no_build,
         }),
-        Command::Report { session, out } => {
+        Command::Report { session, out, view } => {
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-                .and_then(|s| commands::report(&s, session.as_deref(), out))
+                .and_then(|s| commands::report(&s, session.as_deref(), out, &view.view()))
         }
         Command::Compare {
             a,
@@ -236,8 +271,9 @@ fn main() -> ExitCode {
             threshold,
             alpha,
             format,
+            view,
         } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-            .and_then(|s| compare::run(&s, &a, &b, threshold, alpha, format)),
+            .and_then(|s| compare::run(&s, &a, &b, view.metric, threshold, alpha, format)),
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
             action: Some(PeersAction::Install { names, force }),

@@ -24,12 +24,11 @@ use crate::error::UsageError;
 use crate::exec;
 use crate::export::{self, Format};
 use crate::host;
-use crate::output::table;
 use crate::params::{self, Params};
 use crate::plan::{self, Order};
-use crate::store::{ImplRecord, SessionRecord, Store};
+use crate::store::{CellRecord, ImplRecord, SessionRecord, Store};
 use crate::suite::{self, Implementation, Profile, Suite};
-use crate::summary;
+use crate::summary::{self, View};
 use crate::toolchain::{self, Availability};
 use crate::trial::{self, Trial};
 
@@ -76,6 +75,8 @@ pub struct RunOptions {
     pub no_build: bool,
     /// `--report-dir`.
     pub report_dir: Option<PathBuf>,
+    /// `--metric`: the time the tables, exports and report compare on.
+    pub view: View,
 }
 
 /// The database file: `--db`, else `results/actorbench.sqlite` beside the suite file
@@ -430,6 +431,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let mut done = 0usize;
     let mut failed = 0usize;
     let mut reported = vec![false; cells.len()];
+    let mut measured = vec![0i64; cells.len()];
     let mut round_started = Instant::now();
     let mut last_round = Duration::ZERO;
     let mut budget_stop: Option<u32> = None;
@@ -474,6 +476,9 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         rec.warmup = job.warmup;
         store.insert_run(&rec)?;
         done += 1;
+        if !job.warmup {
+            measured[job.cell] += 1;
+        }
         if !rec.ok() {
             failed += 1;
             // The first failure of each cell is shown now; all are listed at the end.
@@ -506,6 +511,26 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         );
     }
 
+    let stop = if exec::interrupted() {
+        "interrupted"
+    } else if budget_stop.is_some() {
+        "budget"
+    } else {
+        "reps"
+    };
+    let cell_records: Vec<CellRecord> = cells
+        .iter()
+        .zip(&measured)
+        .map(|(c, &m)| CellRecord {
+            implementation: c.implementation.clone(),
+            bench: c.bench.clone(),
+            params: c.params.to_string(),
+            cores: c.cores as i64,
+            measured: m,
+            stop: stop.into(),
+        })
+        .collect();
+    store.put_cells(session, &cell_records)?;
     if exec::interrupted() {
         store.end_session(session, "interrupted", &host::now_rfc3339())?;
         eprintln!(
@@ -520,7 +545,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     // 5. Present.
     let record = store.session(session)?.expect("just written");
     let data = store.load(&record)?;
-    println!("{}", table::render(&summary::summarise(&data.runs)));
+    crate::commands::print_tables(&data.runs, &opts.view);
     for i in data
         .implementations
         .iter()
@@ -534,7 +559,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         (&opts.export_markdown, Format::Markdown),
     ] {
         if let Some(p) = path {
-            export::write(format, &data, p)?;
+            export::write(format, &data, &opts.view, p)?;
             eprintln!("wrote {}", p.display());
         }
     }
@@ -543,7 +568,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             .report_dir
             .clone()
             .unwrap_or_else(|| db.parent().unwrap_or(Path::new(".")).join("report"));
-        match crate::report::write(&data, &dir) {
+        match crate::report::write(&data, &opts.view, &dir) {
             Ok(index) => eprintln!("report: {}", index.display()),
             Err(e) => eprintln!("warning: could not write the report: {e:#}"),
         }

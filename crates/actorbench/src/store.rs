@@ -1,6 +1,6 @@
 //! The results store: one SQLite file holding every session and every run.
 //!
-//! Schema (version 2):
+//! Schema (version 3):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -15,7 +15,15 @@
 //! - `run`: one row per process run, warmups and failures included: its cell
 //!   (implementation, benchmark, parameters, cores), repetition, status, exit code or
 //!   signal, every figure of [`crate::measure::Measurement`], the expected and printed
-//!   check, the chameneos counts and fairness, output sizes and the tail of stderr.
+//!   check, the chameneos counts and fairness, output sizes and the tail of stderr; since
+//!   version 3 also `work_s`, the work time the program printed (`seconds=`), NULL for a
+//!   run without a valid one (every failed run's and every run stored before version 3).
+//!   Start-up is `wall_s - work_s`; it is derived, not stored.
+//! - `cell` (since version 3): per session and cell (implementation, benchmark, parameters,
+//!   cores), how many measured runs it got and why it stopped there (`reps`: the fixed
+//!   count; `target-ci`: its interval became tight enough; `max-reps`; `budget`: the time
+//!   budget ran out; `interrupted`). Written when the session ends; a session stored
+//!   before version 3, or killed, has no rows here, and its counts come from `run`.
 //!
 //! Each run row is inserted in its own transaction as soon as the run finishes (SQLite
 //! commits are durable when the call returns), so a crash or Ctrl-C loses nothing that
@@ -98,6 +106,19 @@ CREATE INDEX run_by_session ON run(session_id, bench, implementation, cores);
     r#"
 ALTER TABLE session_impl ADD COLUMN variant_of TEXT NOT NULL DEFAULT '';
 ALTER TABLE session_impl ADD COLUMN env TEXT NOT NULL DEFAULT '';
+"#,
+    r#"
+ALTER TABLE run ADD COLUMN work_s REAL;
+CREATE TABLE cell (
+    session_id INTEGER NOT NULL REFERENCES session(id),
+    implementation TEXT NOT NULL,
+    bench TEXT NOT NULL,
+    params TEXT NOT NULL,
+    cores INTEGER NOT NULL,
+    measured INTEGER NOT NULL,
+    stop TEXT NOT NULL,
+    PRIMARY KEY (session_id, implementation, bench, params, cores)
+);
 "#,
 ];
 
@@ -187,8 +208,11 @@ pub struct RunRecord {
     pub exit_code: Option<i64>,
     /// Signal number, when a signal ended it.
     pub signal: Option<i64>,
-    /// Wall seconds.
+    /// Wall seconds of the whole process, measured by the harness.
     pub wall_s: f64,
+    /// Work seconds the program printed (`seconds=`, its in-process time of the work);
+    /// `None` when it printed no valid one.
+    pub work_s: Option<f64>,
     /// User CPU seconds.
     pub user_s: f64,
     /// System CPU seconds.
@@ -238,13 +262,33 @@ impl RunRecord {
     }
 }
 
-/// A whole stored session: the session row, its implementations and every run.
-#[derive(Debug, Clone, Serialize)]
+/// How many measured runs a cell got in a session, and why it stopped there.
+#[derive(Debug, Clone, Serialize, Default, PartialEq, Eq)]
+pub struct CellRecord {
+    /// Implementation name.
+    pub implementation: String,
+    /// Benchmark name.
+    pub bench: String,
+    /// Canonical parameters.
+    pub params: String,
+    /// Cores.
+    pub cores: i64,
+    /// Measured runs it got (failed ones included).
+    pub measured: i64,
+    /// `reps`, `target-ci`, `max-reps`, `budget` or `interrupted`.
+    pub stop: String,
+}
+
+/// A whole stored session: the session row, its implementations, its cells' stopping
+/// records and every run.
+#[derive(Debug, Clone, Serialize, Default)]
 pub struct SessionData {
     /// The session.
     pub session: SessionRecord,
     /// Its implementations.
     pub implementations: Vec<ImplRecord>,
+    /// Per cell: measured runs and why it stopped (empty for sessions before schema 3).
+    pub cells: Vec<CellRecord>,
     /// Its runs, in run order.
     pub runs: Vec<RunRecord>,
 }
@@ -422,9 +466,10 @@ impl Store {
             "INSERT INTO run (session_id, seq, implementation, bench, params, cores, rep, warmup, started_at, command,
                 status, exit_code, signal, wall_s, user_s, sys_s, cpu_util, max_rss_bytes, voluntary_switches,
                 involuntary_switches, expected_check, check_value, result_line, counts, fairness_stddev, fairness_cv,
-                fairness_jain, fairness_min, fairness_max, fairness_ideal, stdout_bytes, stderr_bytes, stderr_tail, detail)
+                fairness_jain, fairness_min, fairness_max, fairness_ideal, stdout_bytes, stderr_bytes, stderr_tail, detail,
+                work_s)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)",
+                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)",
             params![
                 r.session_id,
                 r.seq,
@@ -459,10 +504,54 @@ impl Store {
                 r.stdout_bytes,
                 r.stderr_bytes,
                 r.stderr_tail,
-                r.detail
+                r.detail,
+                r.work_s
             ],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Records, all at once, how many measured runs each cell got and why it stopped.
+    pub fn put_cells(&self, session: i64, cells: &[CellRecord]) -> Result<()> {
+        let tx = self.conn.unchecked_transaction()?;
+        for c in cells {
+            tx.execute(
+                "INSERT OR REPLACE INTO cell (session_id, implementation, bench, params, cores, measured, stop)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    session,
+                    c.implementation,
+                    c.bench,
+                    c.params,
+                    c.cores,
+                    c.measured,
+                    c.stop
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The cells' stopping records of a session.
+    pub fn cells(&self, session: i64) -> Result<Vec<CellRecord>> {
+        let mut st = self.conn.prepare(
+            "SELECT implementation, bench, params, cores, measured, stop FROM cell
+             WHERE session_id = ?1 ORDER BY rowid",
+        )?;
+        let rows = st
+            .query_map([session], |r| {
+                Ok(CellRecord {
+                    implementation: r.get(0)?,
+                    bench: r.get(1)?,
+                    params: r.get(2)?,
+                    cores: r.get(3)?,
+                    measured: r.get(4)?,
+                    stop: r.get(5)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     /// Every session, oldest first.
@@ -551,6 +640,7 @@ impl Store {
         Ok(SessionData {
             session: session.clone(),
             implementations: self.impls(session.id)?,
+            cells: self.cells(session.id)?,
             runs: self.runs(session.id)?,
         })
     }
@@ -561,7 +651,7 @@ impl Store {
             "SELECT id, session_id, seq, implementation, bench, params, cores, rep, warmup, started_at, command, status,
                 exit_code, signal, wall_s, user_s, sys_s, cpu_util, max_rss_bytes, voluntary_switches, involuntary_switches,
                 expected_check, check_value, result_line, counts, fairness_stddev, fairness_cv, fairness_jain, fairness_min,
-                fairness_max, fairness_ideal, stdout_bytes, stderr_bytes, stderr_tail, detail
+                fairness_max, fairness_ideal, stdout_bytes, stderr_bytes, stderr_tail, detail, work_s
              FROM run WHERE session_id = ?1 ORDER BY seq, id",
         )?;
         let rows = st
@@ -602,6 +692,7 @@ impl Store {
                     stderr_bytes: r.get(32)?,
                     stderr_tail: r.get(33)?,
                     detail: r.get(34)?,
+                    work_s: r.get(35)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -705,6 +796,55 @@ mod tests {
             (back.variant_of.as_str(), back.env.as_str()),
             ("old", "MODE=fast")
         );
+    }
+
+    #[test]
+    fn a_version_2_file_keeps_its_runs_and_gains_work_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v2.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.execute_batch(MIGRATIONS[1]).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1), (2);
+             INSERT INTO session (started_at, status, git_commit, host_cpu, host_cores, host_memory_bytes,
+                host_kernel, command_line, profile, settings, suite_path)
+                VALUES ('t', 'complete', '', '', 1, 0, '', '', 'quick', '{}', '');
+             INSERT INTO run (session_id, seq, implementation, bench, params, cores, rep, warmup, started_at,
+                command, status, wall_s, user_s, sys_s, cpu_util, max_rss_bytes, voluntary_switches,
+                involuntary_switches, stdout_bytes, stderr_bytes, stderr_tail, detail)
+                VALUES (1, 0, 'old', 'b', 'n=1', 1, 0, 0, 't', 'c', 'ok', 0.5, 0.4, 0.1, 1.0, 0, 0, 0, 0, 0, '', '');",
+        )
+        .unwrap();
+        drop(conn);
+        let s = Store::open_existing(&path).unwrap();
+        assert_eq!(s.version().unwrap(), SCHEMA_VERSION);
+        let old = &s.runs(1).unwrap()[0];
+        assert_eq!((old.wall_s, old.work_s), (0.5, None));
+        let id = s
+            .insert_run(&RunRecord {
+                session_id: 1,
+                seq: 1,
+                status: "ok".into(),
+                wall_s: 0.5,
+                work_s: Some(0.25),
+                ..Default::default()
+            })
+            .unwrap();
+        let new = s.runs(1).unwrap().into_iter().find(|r| r.id == id).unwrap();
+        assert_eq!(new.work_s, Some(0.25));
+        assert!(s.cells(1).unwrap().is_empty());
+        let cell = CellRecord {
+            implementation: "old".into(),
+            bench: "b".into(),
+            params: "n=1".into(),
+            cores: 1,
+            measured: 2,
+            stop: "target-ci".into(),
+        };
+        s.put_cells(1, std::slice::from_ref(&cell)).unwrap();
+        assert_eq!(s.cells(1).unwrap(), [cell]);
     }
 
     #[test]

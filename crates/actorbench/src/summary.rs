@@ -1,16 +1,50 @@
 //! Reducing a session's runs to one summary per cell (benchmark, parameters,
 //! implementation, cores): what the table, the exports and the report all show.
 //!
-//! Only measured runs (not warmups) that succeeded count toward the figures: median wall
-//! time with min and max, and the medians of CPU utilisation, peak RSS, context switches
+//! Only measured runs (not warmups) that succeeded count toward the figures. Each of the
+//! three times (work, wall and CPU, see [`crate::metric`]) is summarised as a [`Spread`]:
+//! its values, median, min and max. Start-up is the median over runs of wall minus work;
+//! a cell whose start-up is more than [`STARTUP_SHARE_LIMIT`] of its median wall time is
+//! called out. The other figures are medians: CPU utilisation, peak RSS, context switches
 //! and the chameneos fairness figures. Every failed run, warmups included, is listed.
-//! Within a benchmark and parameter set, each cell's ratio is its median over the fastest
-//! median of that group.
+//! Within a benchmark and parameter set, each cell's ratio is its median of the chosen
+//! metric over the fastest such median of that group.
 
 use serde::Serialize;
 
+use crate::metric::{self, Metric, STARTUP_SHARE_LIMIT};
 use crate::stats;
 use crate::store::RunRecord;
+
+/// One time of a cell over its successful measured runs.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Spread {
+    /// The values, in run order.
+    pub values: Vec<f64>,
+    /// Median (NaN when there are none).
+    pub median: f64,
+    /// Smallest.
+    pub min: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `values`.
+    ///
+    /// ```
+    /// let s = actorbench::summary::Spread::of(vec![3.0, 1.0, 2.0]);
+    /// assert_eq!((s.median, s.min, s.max), (2.0, 1.0, 3.0));
+    /// ```
+    pub fn of(values: Vec<f64>) -> Spread {
+        Spread {
+            median: stats::median(&values),
+            min: stats::min(&values),
+            max: stats::max(&values),
+            values,
+        }
+    }
+}
 
 /// Figures for one cell.
 #[derive(Debug, Clone, Serialize)]
@@ -27,15 +61,18 @@ pub struct CellSummary {
     pub ok: usize,
     /// Measured runs in all.
     pub measured: usize,
-    /// Wall times of the successful measured runs, in run order.
-    pub walls: Vec<f64>,
-    /// Median wall seconds (NaN when none succeeded).
-    pub wall_median: f64,
-    /// Fastest wall seconds.
-    pub wall_min: f64,
-    /// Slowest wall seconds.
-    pub wall_max: f64,
-    /// Median over the fastest cell's median in its group (NaN when none succeeded).
+    /// Work time (`seconds=`) of the successful measured runs.
+    pub work: Spread,
+    /// Wall time of the whole process, same runs.
+    pub wall: Spread,
+    /// CPU time (user + system), same runs.
+    pub cpu_time: Spread,
+    /// Median start-up (wall - work) in seconds; NaN without work times.
+    pub startup: f64,
+    /// Start-up over median wall time; NaN without work times.
+    pub startup_share: f64,
+    /// The chosen metric's median over the fastest cell's median in its group (NaN when
+    /// none succeeded).
     pub ratio: f64,
     /// Median CPU utilisation ((user+sys)/wall).
     pub cpu_util: f64,
@@ -55,6 +92,22 @@ pub struct CellSummary {
     pub failures: Vec<RunRecord>,
 }
 
+impl CellSummary {
+    /// The spread of `metric`.
+    pub fn time(&self, metric: Metric) -> &Spread {
+        match metric {
+            Metric::Work => &self.work,
+            Metric::Wall => &self.wall,
+            Metric::Cpu => &self.cpu_time,
+        }
+    }
+
+    /// Whether start-up takes more than [`STARTUP_SHARE_LIMIT`] of the wall time.
+    pub fn startup_dominates(&self) -> bool {
+        self.startup_share > STARTUP_SHARE_LIMIT
+    }
+}
+
 /// A benchmark and parameter set, with its cells.
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
@@ -62,13 +115,28 @@ pub struct Group {
     pub bench: String,
     /// Canonical parameters.
     pub params: String,
+    /// The time the ratios are on.
+    pub metric: Metric,
     /// Its cells, by implementation (first-seen order) then cores.
     pub cells: Vec<CellSummary>,
 }
 
+/// How a session is summarised: on which time.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// `--metric`: `None` picks work time (or wall time for a session without work times).
+    pub metric: Option<Metric>,
+}
+
+/// Groups and summarises runs with the default view (work time).
+pub fn summarise(runs: &[RunRecord]) -> Vec<Group> {
+    summarise_with(runs, &View::default())
+}
+
 /// Groups and summarises runs, keeping the order in which benchmarks, parameter sets and
 /// implementations first appear.
-pub fn summarise(runs: &[RunRecord]) -> Vec<Group> {
+pub fn summarise_with(runs: &[RunRecord], view: &View) -> Vec<Group> {
+    let (metric, _) = metric::resolve(view.metric, runs);
     let mut groups: Vec<Group> = Vec::new();
     let mut impl_order: Vec<&str> = Vec::new();
     for r in runs {
@@ -84,6 +152,7 @@ pub fn summarise(runs: &[RunRecord]) -> Vec<Group> {
                 groups.push(Group {
                     bench: r.bench.clone(),
                     params: r.params.clone(),
+                    metric,
                     cells: Vec::new(),
                 });
                 groups.last_mut().unwrap()
@@ -119,11 +188,11 @@ pub fn summarise(runs: &[RunRecord]) -> Vec<Group> {
         let fastest = g
             .cells
             .iter()
-            .map(|c| c.wall_median)
+            .map(|c| c.time(metric).median)
             .filter(|m| m.is_finite())
             .reduce(f64::min);
         for c in &mut g.cells {
-            c.ratio = fastest.map_or(f64::NAN, |f| c.wall_median / f);
+            c.ratio = fastest.map_or(f64::NAN, |f| c.time(metric).median / f);
         }
     }
     groups
@@ -137,10 +206,11 @@ fn empty_cell(r: &RunRecord) -> CellSummary {
         cores: r.cores,
         ok: 0,
         measured: 0,
-        walls: Vec::new(),
-        wall_median: f64::NAN,
-        wall_min: f64::NAN,
-        wall_max: f64::NAN,
+        work: Spread::of(Vec::new()),
+        wall: Spread::of(Vec::new()),
+        cpu_time: Spread::of(Vec::new()),
+        startup: f64::NAN,
+        startup_share: f64::NAN,
         ratio: f64::NAN,
         cpu_util: f64::NAN,
         max_rss_bytes: f64::NAN,
@@ -164,16 +234,20 @@ fn fill(c: &mut CellSummary, runs: &[&RunRecord]) {
         .map(|r| (*r).clone())
         .collect();
     let col = |f: &dyn Fn(&RunRecord) -> f64| good.iter().map(|r| f(r)).collect::<Vec<f64>>();
-    c.walls = col(&|r| r.wall_s);
-    c.wall_median = stats::median(&c.walls);
-    c.wall_min = stats::min(&c.walls);
-    c.wall_max = stats::max(&c.walls);
+    let opt_col = |f: &dyn Fn(&RunRecord) -> Option<f64>| {
+        good.iter().filter_map(|r| f(r)).collect::<Vec<f64>>()
+    };
+    c.wall = Spread::of(col(&|r| r.wall_s));
+    c.work = Spread::of(opt_col(&|r| Metric::Work.of(r)));
+    c.cpu_time = Spread::of(col(&|r| r.user_s + r.sys_s));
+    c.startup = stats::median(&opt_col(&|r| r.work_s.map(|w| r.wall_s - w)));
+    c.startup_share = c.startup / c.wall.median;
     c.cpu_util = stats::median(&col(&|r| r.cpu_util));
     c.max_rss_bytes = stats::median(&col(&|r| r.max_rss_bytes as f64));
     c.voluntary_switches = stats::median(&col(&|r| r.voluntary_switches as f64));
     c.involuntary_switches = stats::median(&col(&|r| r.involuntary_switches as f64));
     let opt = |f: &dyn Fn(&RunRecord) -> Option<f64>| {
-        let v: Vec<f64> = good.iter().filter_map(|r| f(r)).collect();
+        let v = opt_col(f);
         (!v.is_empty()).then(|| stats::median(&v))
     };
     c.fairness_cv = opt(&|r| r.fairness_cv);

@@ -101,7 +101,14 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
         Exit::Signal(s) => rec.signal = Some(s as i64),
     }
     let stdout = outcome.stdout.text();
-    let judgement = check::judge(t.bench, t.params, &stdout, outcome.stdout.truncated());
+    let judgement = check::judge(
+        t.bench,
+        t.params,
+        &stdout,
+        outcome.stdout.truncated(),
+        m.wall_s,
+    );
+    rec.work_s = judgement.work_s;
     if let Some(line) = &judgement.line {
         rec.result_line = Some(line.raw.clone());
         rec.check_value = line.get("check").map(str::to_string);

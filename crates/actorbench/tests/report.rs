@@ -59,8 +59,9 @@ fn run_writes_a_report_with_every_figure() {
         "{stderr}"
     );
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    // threadring and chameneos: time, speedup, efficiency, cpu, memory; chameneos: 2 box plots.
-    assert_eq!(check_figures(&html, &dir), 12);
+    // threadring and chameneos: time, speedup, efficiency, cpu, memory; chameneos: 2 box
+    // plots; the session's start-up figure.
+    assert_eq!(check_figures(&html, &dir), 13);
     for needle in [
         "Summary",
         "geometric mean of ratios",
@@ -70,6 +71,9 @@ fn run_writes_a_report_with_every_figure() {
         "./fake.sh right threadring",
         "wrong 1 core, 2 runs",
         "hops",
+        "Start-up per implementation and core count",
+        "median start-up",
+        "Median work time at the highest core count",
     ] {
         assert!(html.contains(needle), "report lacks {needle}");
     }
@@ -270,6 +274,6 @@ fn browser_check(dir: &Path) {
     base(&mut c);
     let dom = c.arg("--dump-dom").arg(&url).output().unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout);
-    assert_eq!(check_figures(&dom, dir), 12, "figures in the rendered DOM");
+    assert_eq!(check_figures(&dom, dir), 13, "figures in the rendered DOM");
     eprintln!("browser check passed: {}", shot.display());
 }

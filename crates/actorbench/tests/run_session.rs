@@ -314,6 +314,12 @@ fn budget_stops_at_a_round_boundary() {
         stdout.contains(&format!("{measured}/{measured}")),
         "{stdout}"
     );
+    let cells = store.cells(1).unwrap();
+    assert_eq!(cells.len(), 1);
+    assert_eq!(
+        (cells[0].measured, cells[0].stop.as_str()),
+        (measured as i64, "budget")
+    );
     let bad = fx.run(&["run", "--budget", "10", "--order", "grouped"]);
     assert_eq!(bad.status.code(), Some(2));
 }
@@ -472,4 +478,117 @@ fn variants_run_only_when_named_and_are_stored_as_variants() {
                 && l.contains("right: FAKE_TUNING=on")),
         "{peers}"
     );
+}
+
+#[test]
+fn work_time_is_required_and_start_up_is_derived() {
+    let fx = Fixture::new(&["right", "boot", "noseconds", "badseconds", "longseconds"]);
+    let csv = fx.path().join("runs.csv");
+    let out = fx.run(&[
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "2",
+        "--warmup",
+        "0",
+        "--no-report",
+        "--export-csv",
+        csv.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let runs = store.runs(1).unwrap();
+    for r in runs_of(&runs, "right")
+        .into_iter()
+        .chain(runs_of(&runs, "boot"))
+    {
+        assert_eq!(r.status, "ok", "{r:?}");
+        let work = r.work_s.expect("a valid seconds= is stored");
+        assert!(work > 0.0 && work <= r.wall_s, "{work} vs {}", r.wall_s);
+    }
+    for r in runs_of(&runs, "boot") {
+        let startup = r.wall_s - r.work_s.unwrap();
+        assert!(
+            startup >= 0.19,
+            "boot sleeps 0.2 s before its work: {startup}"
+        );
+    }
+    for (name, why) in [
+        ("noseconds", "result line lacks seconds="),
+        (
+            "badseconds",
+            "seconds=abc is not a positive number of seconds",
+        ),
+        (
+            "longseconds",
+            "seconds=1000 is longer than the process's wall time",
+        ),
+    ] {
+        for r in runs_of(&runs, name) {
+            assert_eq!(r.status, "bad-output", "{r:?}");
+            assert!(r.detail.contains(why), "{name}: {}", r.detail);
+            assert_eq!(r.work_s, None);
+        }
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{name} 1 core"))
+                    && l.contains(&format!("bad-output ({why}"))),
+            "{stdout}"
+        );
+    }
+    // The table carries work, wall and start-up, ratios on work time, and calls out a
+    // start-up over 20% of the wall time.
+    assert!(
+        stdout.contains("ratios on work time (--metric work|wall|cpu)"),
+        "{stdout}"
+    );
+    let header = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("implementation"))
+        .unwrap();
+    for col in ["work", "wall", "start-up", "vs fastest (work)", "notes"] {
+        assert!(header.contains(col), "{header}");
+    }
+    let boot = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("boot "))
+        .unwrap();
+    assert!(boot.contains("% of wall"), "{boot}");
+    // Another metric on request: on wall time, boot's 0.2 s start-up makes right the
+    // fastest by far.
+    let (shown, _) = text(&fx.run(&["show", "--metric", "wall"]));
+    assert!(
+        shown.contains("ratios on wall time") && shown.contains("vs fastest (wall)"),
+        "{shown}"
+    );
+    let row = |name: &str| {
+        shown
+            .lines()
+            .find(|l| l.split_whitespace().take(2).eq([name, "1"]))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("right").contains("1.00x"), "{shown}");
+    let boot_ratio: f64 = row("boot")
+        .split_whitespace()
+        .find_map(|w| w.strip_suffix('x')?.parse().ok())
+        .unwrap();
+    assert!(boot_ratio > 5.0, "{shown}");
+    let bad = fx.run(&["show", "--metric", "speed"]);
+    assert_eq!(bad.status.code(), Some(2));
+    // The CSV has both times and start-up per run.
+    let text = std::fs::read_to_string(csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    for col in ["wall_s", "work_s", "startup_s"] {
+        assert!(header.contains(&col), "{header:?}");
+    }
+    let (json, _) = self::text(&fx.run(&["export", "--format", "json"]));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["metric"], "work");
+    let cell = &doc["summary"][0]["cells"][0];
+    assert!(cell["work"]["median"].as_f64().unwrap() > 0.0, "{cell}");
+    assert!(cell["startup"].as_f64().is_some(), "{cell}");
 }

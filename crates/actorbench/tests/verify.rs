@@ -211,3 +211,35 @@ fn variants_are_verified_only_when_named_and_said_to_be_left_out() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_vector_run_without_a_valid_work_time_fails() {
+    let fx = fixture(
+        &(implementation("noseconds", "noseconds") + &implementation("longseconds", "longseconds")),
+    );
+    for (name, why) in [
+        ("noseconds", "bad-output: result line lacks seconds="),
+        (
+            "longseconds",
+            "bad-output: seconds=1000 is longer than the process's wall time",
+        ),
+    ] {
+        let out = fx.run(&[
+            "verify",
+            "--impl",
+            name,
+            "--threads",
+            "1",
+            "--vectors",
+            "vectors.tsv",
+        ]);
+        let (stdout, _) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(
+            stdout.contains(&format!(
+                "{name} threadring actors=3 hops=10 at 1 thread: {why}"
+            )),
+            "{stdout}"
+        );
+    }
+}

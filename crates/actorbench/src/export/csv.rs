@@ -1,11 +1,13 @@
 //! CSV export: a header and one row per run (warmups and failures included, marked), every
-//! stored figure as a column. Fields are quoted per RFC 4180 when they hold a comma, a
-//! quote or a line break.
+//! stored figure as a column, among them `wall_s` (the whole process), `work_s` (the
+//! program's `seconds=`, empty when it printed no valid one) and `startup_s` (their
+//! difference). Written with the `csv` crate, which quotes per RFC 4180.
 
 use anyhow::Result;
 
 use super::Exporter;
 use crate::store::SessionData;
+use crate::summary::View;
 
 /// The CSV exporter.
 pub struct Csv;
@@ -24,6 +26,8 @@ const HEADER: &[&str] = &[
     "exit_code",
     "signal",
     "wall_s",
+    "work_s",
+    "startup_s",
     "user_s",
     "sys_s",
     "cpu_util",
@@ -45,11 +49,12 @@ const HEADER: &[&str] = &[
 ];
 
 impl Exporter for Csv {
-    fn export(&self, data: &SessionData) -> Result<String> {
-        let mut out = HEADER.join(",") + "\n";
+    fn export(&self, data: &SessionData, _view: &View) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(HEADER)?;
         let opt = |v: Option<String>| v.unwrap_or_default();
         for r in &data.runs {
-            let row: Vec<String> = vec![
+            w.write_record([
                 r.session_id.to_string(),
                 r.seq.to_string(),
                 r.implementation.clone(),
@@ -63,6 +68,8 @@ impl Exporter for Csv {
                 opt(r.exit_code.map(|v| v.to_string())),
                 opt(r.signal.map(|v| v.to_string())),
                 r.wall_s.to_string(),
+                opt(r.work_s.map(|v| v.to_string())),
+                opt(r.work_s.map(|v| (r.wall_s - v).to_string())),
                 r.user_s.to_string(),
                 r.sys_s.to_string(),
                 r.cpu_util.to_string(),
@@ -81,18 +88,39 @@ impl Exporter for Csv {
                 r.stderr_bytes.to_string(),
                 r.detail.clone(),
                 opt(r.counts.clone()),
-            ];
-            out.push_str(&row.iter().map(|f| field(f)).collect::<Vec<_>>().join(","));
-            out.push('\n');
+            ])?;
         }
-        Ok(out)
+        Ok(String::from_utf8(w.into_inner()?)?)
     }
 }
 
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::RunRecord;
+
+    #[test]
+    fn quotes_what_needs_quoting_and_carries_both_times() {
+        let data = SessionData {
+            runs: vec![RunRecord {
+                status: "ok".into(),
+                wall_s: 1.5,
+                work_s: Some(1.25),
+                detail: "a, \"b\"\nc".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let text = Csv.export(&data, &View::default()).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let headers = r.headers().unwrap().clone();
+        let row = r.records().next().unwrap().unwrap();
+        let get = |k: &str| &row[headers.iter().position(|h| h == k).unwrap()];
+        assert_eq!(
+            (get("wall_s"), get("work_s"), get("startup_s")),
+            ("1.5", "1.25", "0.25")
+        );
+        assert_eq!(get("detail"), "a, \"b\"\nc");
+        assert!(text.contains("\"a, \"\"b\"\"\nc\""), "{text}");
     }
 }

@@ -6,15 +6,16 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use super::Exporter;
+use crate::output::columns;
 use crate::output::units;
 use crate::store::SessionData;
-use crate::summary::{self, failure_lines};
+use crate::summary::{self, View, failure_lines};
 
 /// The Markdown exporter.
 pub struct Markdown;
 
 impl Exporter for Markdown {
-    fn export(&self, data: &SessionData) -> Result<String> {
+    fn export(&self, data: &SessionData, view: &View) -> Result<String> {
         let s = &data.session;
         let mut out = String::new();
         let _ = writeln!(
@@ -48,51 +49,18 @@ impl Exporter for Markdown {
             );
         }
         out.push('\n');
-        for g in summary::summarise(&data.runs) {
-            let fair = g.cells.iter().any(|c| c.fairness_jain.is_some());
+        for g in summary::summarise_with(&data.runs, view) {
             let _ = writeln!(out, "### {} `{}`\n", g.bench, g.params);
-            let _ = write!(
-                out,
-                "| implementation | cores | median wall | min - max | vs fastest | CPU | peak RSS | ctx vol / invol |"
-            );
-            if fair {
-                out.push_str(" fairness CV / Jain |");
-            }
-            out.push_str(" ok |\n|---|---:|---:|---:|---:|---:|---:|---:|");
-            if fair {
-                out.push_str("---:|");
-            }
-            out.push_str("---:|\n");
+            let header = columns::header(&g);
+            let _ = writeln!(out, "| {} |", header.join(" | "));
+            let align: Vec<&str> = columns::numeric(&g)
+                .iter()
+                .map(|&n| if n { "---:" } else { "---" })
+                .collect();
+            let _ = writeln!(out, "|{}|", align.join("|"));
             for c in &g.cells {
-                let _ = write!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} / {} |",
-                    c.implementation,
-                    c.cores,
-                    units::seconds(c.wall_median),
-                    if c.ok > 0 {
-                        format!(
-                            "{} - {}",
-                            units::seconds(c.wall_min),
-                            units::seconds(c.wall_max)
-                        )
-                    } else {
-                        "-".into()
-                    },
-                    units::ratio(c.ratio),
-                    units::percent(c.cpu_util),
-                    units::bytes(c.max_rss_bytes),
-                    units::count(c.voluntary_switches),
-                    units::count(c.involuntary_switches)
-                );
-                if fair {
-                    let f = match (c.fairness_cv, c.fairness_jain) {
-                        (Some(cv), Some(j)) => format!("{cv:.3} / {j:.4}"),
-                        _ => "-".into(),
-                    };
-                    let _ = write!(out, " {f} |");
-                }
-                let _ = writeln!(out, " {}/{} |", c.ok, c.measured);
+                let cells: Vec<String> = columns::row(&g, c).iter().map(|s| escape(s)).collect();
+                let _ = writeln!(out, "| {} |", cells.join(" | "));
             }
             let failures: Vec<String> = g.cells.iter().flat_map(failure_lines).collect();
             if !failures.is_empty() {

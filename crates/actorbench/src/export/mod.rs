@@ -16,11 +16,12 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::store::SessionData;
+use crate::summary::View;
 
 /// A way to write a session out.
 pub trait Exporter {
-    /// The session as this format's text.
-    fn export(&self, data: &SessionData) -> Result<String>;
+    /// The session as this format's text, its summaries seen through `view`.
+    fn export(&self, data: &SessionData, view: &View) -> Result<String>;
 }
 
 /// The export formats.
@@ -46,8 +47,8 @@ impl Format {
 }
 
 /// Writes `data` in `format` to `path` (`-` for stdout).
-pub fn write(format: Format, data: &SessionData, path: &Path) -> Result<()> {
-    let text = format.exporter().export(data)?;
+pub fn write(format: Format, data: &SessionData, view: &View, path: &Path) -> Result<()> {
+    let text = format.exporter().export(data, view)?;
     if path.as_os_str() == "-" {
         print!("{text}");
         return Ok(());

@@ -1,13 +1,13 @@
 //! The per-benchmark table printed at the end of `actorbench run` and by `actorbench show`.
 //!
 //! One block per benchmark and parameter set: a row per implementation and core count
-//! with the median wall time and its min-max range, the ratio to the fastest, CPU
-//! utilisation, peak RSS, voluntary/involuntary context switches, fairness (chameneos)
-//! and how many measured runs succeeded; then every failed run on a line of its own.
+//! with the columns of [`super::columns`] (work, wall and start-up time, the ratio to the
+//! fastest on the chosen metric, CPU, memory, context switches, fairness, runs, notes);
+//! then every failed run on a line of its own.
 
 use std::fmt::Write;
 
-use crate::output::units;
+use crate::output::columns;
 use crate::summary::{Group, failure_lines};
 
 /// Renders `groups` as aligned text tables.
@@ -15,58 +15,9 @@ pub fn render(groups: &[Group]) -> String {
     let mut out = String::new();
     for g in groups {
         let _ = writeln!(out, "{}  {}", g.bench, g.params);
-        let fair = g.cells.iter().any(|c| c.fairness_jain.is_some()) || g.bench == "chameneos";
-        let mut header = vec![
-            "implementation",
-            "cores",
-            "median wall",
-            "min - max",
-            "vs fastest",
-            "CPU",
-            "peak RSS",
-            "ctx vol/invol",
-        ];
-        if fair {
-            header.push("fairness CV / Jain");
-        }
-        header.push("ok");
-        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-        for c in &g.cells {
-            let mut row = vec![
-                c.implementation.clone(),
-                c.cores.to_string(),
-                units::seconds(c.wall_median),
-                if c.ok > 0 {
-                    format!(
-                        "{} - {}",
-                        units::seconds(c.wall_min),
-                        units::seconds(c.wall_max)
-                    )
-                } else {
-                    "-".into()
-                },
-                units::ratio(c.ratio),
-                units::percent(c.cpu_util),
-                units::bytes(c.max_rss_bytes),
-                format!(
-                    "{} / {}",
-                    units::count(c.voluntary_switches),
-                    units::count(c.involuntary_switches)
-                ),
-            ];
-            if fair {
-                row.push(match (c.fairness_cv, c.fairness_jain) {
-                    (Some(cv), Some(j)) => format!("{cv:.3} / {j:.4}"),
-                    _ => "-".into(),
-                });
-            }
-            row.push(format!("{}/{}", c.ok, c.measured));
-            rows.push(row);
-        }
-        out.push_str(&align(
-            &rows,
-            &[false, true, true, true, true, true, true, true, true, true],
-        ));
+        let mut rows: Vec<Vec<String>> = vec![columns::header(g)];
+        rows.extend(g.cells.iter().map(|c| columns::row(g, c)));
+        out.push_str(&align(&rows, &columns::numeric(g)));
         let failures: Vec<String> = g.cells.iter().flat_map(failure_lines).collect();
         if !failures.is_empty() {
             let _ = writeln!(out, "  failures:");

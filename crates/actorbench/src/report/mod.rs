@@ -13,6 +13,9 @@
 //! - for chameneos, box plots of meetings per creature and the standard deviation table
 //!   ([`fairness`]; Figs. 10, 11 and Table 7).
 //!
+//! Times are the chosen metric's (work time by default, see [`crate::metric`]). Once per
+//! session, [`startup`] draws each implementation's start-up (wall - work) against cores.
+//!
 //! Every point carries its min-max spread and every failure is marked ([`chart`]). The
 //! page ([`page`]) opens with a summary: the median time per benchmark and
 //! implementation, its ratio to the fastest (coloured), and each implementation's
@@ -24,15 +27,17 @@ pub mod fairness;
 pub mod memory;
 pub mod page;
 pub mod speedup;
+pub mod startup;
 pub mod time;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::metric::Metric;
 use crate::params::Params;
 use crate::store::{RunRecord, SessionData};
-use crate::summary::{self, Group};
+use crate::summary::{self, Group, View};
 
 /// One drawn figure.
 #[derive(Debug, Clone)]
@@ -61,6 +66,8 @@ pub struct BenchView<'a> {
     pub cores: Vec<i64>,
     /// Every run of this benchmark.
     pub runs: Vec<&'a RunRecord>,
+    /// The time the figures show.
+    pub metric: Metric,
 }
 
 impl<'a> BenchView<'a> {
@@ -95,8 +102,9 @@ impl<'a> BenchView<'a> {
 }
 
 /// Splits a session into per-benchmark views.
-pub fn views(data: &SessionData) -> Vec<BenchView<'_>> {
-    let groups = summary::summarise(&data.runs);
+pub fn views<'a>(data: &'a SessionData, view: &View) -> Vec<BenchView<'a>> {
+    let groups = summary::summarise_with(&data.runs, view);
+    let (metric, _) = crate::metric::resolve(view.metric, &data.runs);
     let mut implementations: Vec<String> = Vec::new();
     for r in &data.runs {
         if !implementations.contains(&r.implementation) {
@@ -114,6 +122,7 @@ pub fn views(data: &SessionData) -> Vec<BenchView<'_>> {
                 swept: None,
                 implementations: implementations.clone(),
                 cores: Vec::new(),
+                metric,
             }),
         }
     }
@@ -145,9 +154,9 @@ pub fn views(data: &SessionData) -> Vec<BenchView<'_>> {
 }
 
 /// Every figure of a session, benchmark by benchmark.
-pub fn figures(data: &SessionData) -> Result<Vec<(String, Vec<Figure>)>> {
+pub fn figures(data: &SessionData, view: &View) -> Result<Vec<(String, Vec<Figure>)>> {
     let mut out = Vec::new();
-    for v in views(data) {
+    for v in views(data, view) {
         let mut figs = Vec::new();
         figs.push(time::figure(&v)?);
         figs.extend(speedup::figures(&v)?);
@@ -160,16 +169,19 @@ pub fn figures(data: &SessionData) -> Result<Vec<(String, Vec<Figure>)>> {
 }
 
 /// Writes `dir/index.html` and `dir/<figure>.svg` for a session; returns the index path.
-pub fn write(data: &SessionData, dir: &Path) -> Result<PathBuf> {
+pub fn write(data: &SessionData, view: &View, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let figures = figures(data)?;
-    for (_, figs) in &figures {
-        for f in figs {
-            let path = dir.join(format!("{}.svg", f.name));
-            std::fs::write(&path, &f.svg).with_context(|| format!("writing {}", path.display()))?;
-        }
+    let figures = figures(data, view)?;
+    let startup = startup::figure(data)?;
+    for f in figures
+        .iter()
+        .flat_map(|(_, figs)| figs.iter())
+        .chain(startup.iter())
+    {
+        let path = dir.join(format!("{}.svg", f.name));
+        std::fs::write(&path, &f.svg).with_context(|| format!("writing {}", path.display()))?;
     }
-    let html = page::render(data, &figures);
+    let html = page::render(data, view, &figures, startup.as_ref());
     let index = dir.join("index.html");
     std::fs::write(&index, html).with_context(|| format!("writing {}", index.display()))?;
     Ok(index)

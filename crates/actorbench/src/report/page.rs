@@ -9,11 +9,12 @@
 
 use std::fmt::Write;
 
-use super::{BenchView, Figure, fairness, views};
-use crate::output::units;
+use super::{BenchView, Figure, fairness, startup, views};
+use crate::metric::{self, Metric};
+use crate::output::{columns, units};
 use crate::stats;
 use crate::store::SessionData;
-use crate::summary::{self, failure_lines};
+use crate::summary::{self, View, failure_lines};
 
 const CSS: &str = r#"
 :root { --ink: #1d2330; --muted: #5b6475; --line: #e3e6ec; --bg: #fafbfc; --accent: #d55e00; }
@@ -79,9 +80,15 @@ fn inline_svg(svg: &str) -> &str {
 }
 
 /// Renders the page.
-pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
+pub fn render(
+    data: &SessionData,
+    view: &View,
+    figures: &[(String, Vec<Figure>)],
+    startup_figure: Option<&Figure>,
+) -> String {
     let s = &data.session;
-    let vs = views(data);
+    let vs = views(data, view);
+    let (metric, metric_note) = metric::resolve(view.metric, &data.runs);
     let mut h = String::new();
     let _ = write!(
         h,
@@ -107,7 +114,9 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
     for v in &vs {
         let _ = write!(h, "<a href=\"#bench-{0}\">{0}</a>", esc(&v.bench));
     }
-    h.push_str("<a href=\"#setup\">How this was measured</a></nav>");
+    h.push_str(
+        "<a href=\"#startup\">Start-up</a><a href=\"#setup\">How this was measured</a></nav>",
+    );
     let ok_runs = data.runs.iter().filter(|r| r.ok()).count();
     if s.status != "complete" {
         let _ = write!(
@@ -127,11 +136,14 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
 
     // Summary.
     h.push_str("<section id=\"summary\"><h2>Summary</h2>");
-    summary_table(&mut h, &vs);
+    if let Some(note) = &metric_note {
+        let _ = write!(h, "<p class=\"banner\">{}</p>", esc(note));
+    }
+    summary_table(&mut h, &vs, metric);
     h.push_str("</section>");
 
     // Failures.
-    let groups = summary::summarise(&data.runs);
+    let groups = summary::summarise_with(&data.runs, view);
     let failures: Vec<(String, String)> = groups
         .iter()
         .flat_map(|g| {
@@ -230,6 +242,8 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
         }
         h.push_str("</section>");
     }
+
+    startup_section(&mut h, data, startup_figure);
 
     // Setup.
     h.push_str("<section id=\"setup\"><h2>How this was measured</h2><dl>");
@@ -330,7 +344,7 @@ pub fn render(data: &SessionData, figures: &[(String, Vec<Figure>)]) -> String {
 
 /// The summary: per benchmark (rows) and implementation (columns), the headline cell's
 /// median and ratio; the last row is each implementation's geometric mean of ratios.
-fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
+fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
     let mut impls: Vec<String> = Vec::new();
     for v in vs {
         for i in &v.implementations {
@@ -341,10 +355,11 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
     }
     let _ = write!(
         h,
-        "<p class=\"note\">Median wall time at the highest core count and the largest parameter set of each benchmark; \
+        "<p class=\"note\">Median {} at the highest core count and the largest parameter set of each benchmark; \
          the coloured figure is the ratio to the fastest implementation (1.00 is fastest). The last row is the \
          geometric mean of each implementation's ratios over the benchmarks it completed.</p>\
-         <div class=\"scroll\"><table class=\"summary\"><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>"
+         <div class=\"scroll\"><table class=\"summary\"><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>",
+        metric.label()
     );
     for i in &impls {
         let _ = write!(h, "<th>{}</th>", esc(i));
@@ -362,7 +377,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
         let fastest = impls
             .iter()
             .filter_map(|i| cell(i))
-            .map(|c| c.wall_median)
+            .map(|c| c.time(metric).median)
             .filter(|m| m.is_finite())
             .reduce(f64::min);
         let _ = write!(
@@ -374,7 +389,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
         for (j, imp) in impls.iter().enumerate() {
             match cell(imp) {
                 None => h.push_str("<td class=\"t\">-</td>"),
-                Some(c) if !c.wall_median.is_finite() => {
+                Some(c) if !c.time(metric).median.is_finite() => {
                     let _ = write!(
                         h,
                         "<td class=\"t fail\">failed<br>({}/{} ok)</td>",
@@ -382,7 +397,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
                     );
                 }
                 Some(c) => {
-                    let r = fastest.map_or(f64::NAN, |f| c.wall_median / f);
+                    let r = fastest.map_or(f64::NAN, |f| c.time(metric).median / f);
                     ratios[j].push(r);
                     let warn = if c.ok < c.measured {
                         format!(
@@ -395,7 +410,7 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
                     let _ = write!(
                         h,
                         "<td class=\"t\"><span class=\"time\">{}</span><span class=\"ratio\" style=\"background:{}\">{:.2}×</span>{warn}</td>",
-                        units::seconds(c.wall_median),
+                        units::seconds(c.time(metric).median),
                         ratio_color(r),
                         r
                     );
@@ -426,52 +441,75 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>]) {
 }
 
 fn cells_table(h: &mut String, g: &summary::Group) {
-    let fair = g.cells.iter().any(|c| c.fairness_jain.is_some());
+    let header = columns::header(g);
+    let numeric = columns::numeric(g);
     let _ = write!(
         h,
-        "<table><tr><th class=\"l\" colspan=\"{}\"><code>{}</code></th></tr><tr><th class=\"l\">implementation</th><th>cores</th>\
-         <th>median wall</th><th>min - max</th><th>vs fastest</th><th>CPU</th><th>peak RSS</th><th>ctx vol / invol</th>{}<th>ok</th></tr>",
-        if fair { 10 } else { 9 },
-        esc(&g.params),
-        if fair { "<th>Jain</th>" } else { "" }
+        "<table><tr><th class=\"l\" colspan=\"{}\"><code>{}</code></th></tr><tr>",
+        header.len(),
+        esc(&g.params)
     );
-    for c in &g.cells {
-        let range = if c.ok > 0 {
-            format!(
-                "{} - {}",
-                units::seconds(c.wall_min),
-                units::seconds(c.wall_max)
-            )
-        } else {
-            "-".into()
-        };
+    for (text, &num) in header.iter().zip(&numeric) {
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td>",
-            esc(&c.implementation),
-            c.cores,
-            units::seconds(c.wall_median),
-            range,
-            units::ratio(c.ratio),
-            units::percent(c.cpu_util),
-            units::bytes(c.max_rss_bytes),
-            units::count(c.voluntary_switches),
-            units::count(c.involuntary_switches)
-        );
-        if fair {
-            let _ = write!(
-                h,
-                "<td>{}</td>",
-                c.fairness_jain.map_or("-".into(), |j| format!("{j:.4}"))
-            );
-        }
-        let _ = write!(
-            h,
-            "<td class=\"{}\">{}/{}</td></tr>",
-            if c.ok < c.measured { "fail" } else { "" },
-            c.ok,
-            c.measured
+            "<th{}>{}</th>",
+            if num { "" } else { " class=\"l\"" },
+            esc(text)
         );
     }
+    h.push_str("</tr>");
+    for c in &g.cells {
+        h.push_str("<tr>");
+        for ((text, &num), name) in columns::row(g, c).iter().zip(&numeric).zip(&header) {
+            let failed = name == "ok" && c.ok < c.measured;
+            let class = match (num, failed) {
+                (_, true) => " class=\"fail\"",
+                (false, _) => " class=\"l\"",
+                _ => "",
+            };
+            let _ = write!(h, "<td{class}>{}</td>", esc(text));
+        }
+        h.push_str("</tr>");
+    }
     h.push_str("</table>");
+}
+
+/// Start-up per implementation and core count: the figure and its table.
+fn startup_section(h: &mut String, data: &SessionData, figure: Option<&Figure>) {
+    h.push_str("<section id=\"startup\"><h2>Start-up</h2>");
+    let Some(f) = figure else {
+        h.push_str(
+            "<p class=\"note\">No start-up figures: no run of this session reported its work time (seconds=).</p></section>",
+        );
+        return;
+    };
+    let _ = write!(
+        h,
+        "<p class=\"note\">Start-up is the process's wall time minus the work time the program reports (seconds=). \
+         A cell whose start-up is over {} of its wall time is noted in its table.</p><div class=\"figs\">\
+         <figure id=\"fig-{name}\" data-figure=\"{name}\">{}<figcaption><b>{}.</b> {} <a href=\"{name}.svg\">SVG</a></figcaption></figure></div>",
+        units::percent(metric::STARTUP_SHARE_LIMIT),
+        inline_svg(&f.svg),
+        esc(&f.title),
+        esc(&f.caption),
+        name = esc(&f.name),
+    );
+    h.push_str(
+        "<table><tr><th class=\"l\">implementation</th><th>cores</th><th>median start-up</th><th>smallest - largest cell</th>\
+         <th>share of wall</th><th>cells</th></tr>",
+    );
+    for r in startup::rows(data) {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{} - {}</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.implementation),
+            r.cores,
+            units::seconds(r.median),
+            units::seconds(r.min),
+            units::seconds(r.max),
+            units::percent(r.share),
+            r.cells
+        );
+    }
+    h.push_str("</table></section>");
 }

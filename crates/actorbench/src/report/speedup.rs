@@ -1,6 +1,7 @@
 //! Speedup and parallel efficiency against cores (thesis Figs. 6, 9, 14).
 //!
-//! With `k0` the smallest core count run (normally 1), speedup at `k` is
+//! Times are the view's metric (work time by default). With `k0` the smallest core count
+//! run (normally 1), speedup at `k` is
 //! `T(k0) / T(k)` of the medians, scaled by `k0` so that the ideal line is `y = k`;
 //! efficiency is speedup / k (ideal 1). The bars span the extreme ratios
 //! `min T(k0) / max T(k)` to `max T(k0) / min T(k)`. With a sweep, the largest parameter
@@ -26,7 +27,7 @@ pub fn figures(v: &BenchView<'_>) -> Result<Vec<Figure>> {
         let walls = |k: i64| {
             v.ok_runs(&g.params, imp, k)
                 .iter()
-                .map(|r| r.wall_s)
+                .filter_map(|r| v.metric.of(r))
                 .collect::<Vec<f64>>()
         };
         let base = walls(k0);

@@ -1,6 +1,7 @@
-//! Wall time against the swept parameter (thesis Figs. 4, 7, 12), one line per
-//! implementation at the highest core count (bold) and the lowest (thin), each point the
-//! median with its min-max bar. A session without a sweep gets wall time against cores.
+//! Time against the swept parameter (thesis Figs. 4, 7, 12), one line per implementation
+//! at the highest core count (bold) and the lowest (thin), each point the median with its
+//! min-max bar. A session without a sweep gets time against cores. The time is the view's
+//! metric: work time unless another was chosen.
 
 use anyhow::Result;
 
@@ -10,14 +11,17 @@ use crate::stats;
 
 /// The time figure of a benchmark.
 pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
-    let c = by_x(v, "wall time", Unit::Seconds, |r| r.wall_s);
+    let metric = v.metric;
+    let c = by_x(v, metric.label(), Unit::Seconds, move |r| {
+        metric.of(r).unwrap_or(f64::NAN)
+    });
     let what = match &v.swept {
         Some(p) => format!("against {p}"),
         None => "against cores".into(),
     };
     Ok(Figure {
         name: stem(&[&v.bench, "time"]),
-        title: format!("{}: wall time {what}", v.bench),
+        title: format!("{}: {} {what}", v.bench, metric.label()),
         caption: "Median of the measured runs; bars span min to max; red crosses mark failed runs."
             .into(),
         svg: chart::line_chart(&c)?,
@@ -36,7 +40,11 @@ pub fn by_x(
     let max_cores = v.cores.last().copied().unwrap_or(1);
     let point = |params: &str, imp: &str, cores: i64, x: f64| {
         let runs = v.ok_runs(params, imp, cores);
-        let vals: Vec<f64> = runs.iter().map(|r| value(r)).collect();
+        let vals: Vec<f64> = runs
+            .iter()
+            .map(|r| value(r))
+            .filter(|x| x.is_finite())
+            .collect();
         let failed = v
             .runs
             .iter()

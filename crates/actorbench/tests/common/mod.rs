@@ -8,9 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The fake implementation. `fake.sh MODE BENCH PARAMS...`; it understands threadring and
-/// chameneos parameters and answers per MODE.
+/// chameneos parameters and answers per MODE. Its `seconds=` is the time from just after
+/// its own start-up (`boot` sleeps 0.2 s before that) until the answer, read with `date`.
 pub const FAKE: &str = r#"#!/bin/sh
 mode=$1; bench=$2; shift 2
+[ "$mode" = boot ] && sleep 0.2
+t0=$(date +%s%N)
 actors=503; hops=1000000; creatures=70; meetings=200000
 for a in "$@"; do
   case $a in
@@ -20,25 +23,33 @@ for a in "$@"; do
     meetings=*) meetings=${a#meetings=} ;;
   esac
 done
+seconds() {
+  ns=$(( $(date +%s%N) - t0 )); [ $ns -gt 0 ] || ns=1
+  printf '%d.%09d' $(( ns / 1000000000 )) $(( ns % 1000000000 ))
+}
 answer() {
+  s=$(seconds)
   case $bench in
-    threadring) echo "result bench=threadring check=$(( hops % actors + 1 ))$1" ;;
+    threadring) echo "result bench=threadring check=$(( hops % actors + 1 )) seconds=$s$1" ;;
     chameneos)
       each=$(( 2 * meetings / creatures )); extra=$(( 2 * meetings - each * creatures ))
       counts=$(( each + extra )); i=1
       while [ $i -lt $creatures ]; do counts="$counts,$each"; i=$(( i + 1 )); done
-      echo "result bench=chameneos check=$(( 2 * meetings )) counts=$counts$1" ;;
+      echo "result bench=chameneos check=$(( 2 * meetings )) seconds=$s counts=$counts$1" ;;
     *) echo "error: unknown benchmark '$bench' (known: threadring, chameneos)" >&2; exit 2 ;;
   esac
 }
 case $mode in
-  right) answer "" ;;
-  wrong) echo "result bench=$bench check=999999" ;;
+  right|boot) answer "" ;;
+  wrong) echo "result bench=$bench check=999999 seconds=$(seconds)" ;;
+  noseconds) echo "result bench=threadring check=$(( hops % actors + 1 ))" ;;
+  badseconds) echo "result bench=threadring check=$(( hops % actors + 1 )) seconds=abc" ;;
+  longseconds) echo "result bench=threadring check=$(( hops % actors + 1 )) seconds=1000" ;;
   fail) echo "boom: deliberate failure" >&2; exit 3 ;;
   crash) kill -SEGV $$ ;;
   hang) sleep 1000 ;;
   flood) yes floodfloodfloodfloodfloodflood | head -c 40000000; answer "" ;;
-  alloc) exec python3 -c "x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 ))')" ;;
+  alloc) exec python3 -c "import time; t = time.monotonic(); x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 )) seconds=%.9f' % max(time.monotonic() - t, 1e-9))" ;;
   cpus) answer " cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2) threads=$FAKE_THREADS" ;;
   slow) sleep 0.3; answer "" ;;
   contract)

@@ -1,0 +1,89 @@
+//! The columns of the per-cell table, as text: one header and one row per cell, shared by
+//! the terminal table ([`super::table`]) and the Markdown export, so both say the same.
+//!
+//! Per cell: implementation, cores, median work time, median wall (process) time, median
+//! start-up (wall - work), the ratio to the fastest on the chosen metric, CPU utilisation,
+//! peak RSS, context switches, chameneos fairness when the group has it, successful over
+//! measured runs, and notes: what a reader must not miss about the cell (start-up over
+//! 20% of its wall time).
+
+use crate::metric::Metric;
+use crate::output::units;
+use crate::summary::{CellSummary, Group};
+
+/// Whether the group's table has the fairness column.
+pub fn has_fairness(g: &Group) -> bool {
+    g.cells.iter().any(|c| c.fairness_jain.is_some()) || g.bench == "chameneos"
+}
+
+/// The header of a group's table.
+pub fn header(g: &Group) -> Vec<String> {
+    let mut h: Vec<String> = ["implementation", "cores", "work", "wall", "start-up"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if g.metric == Metric::Cpu {
+        h.push("CPU time".into());
+    }
+    h.push(format!("vs fastest ({})", g.metric.name()));
+    for s in ["CPU", "peak RSS", "ctx vol/invol"] {
+        h.push(s.into());
+    }
+    if has_fairness(g) {
+        h.push("fairness CV / Jain".into());
+    }
+    h.push("ok".into());
+    h.push("notes".into());
+    h
+}
+
+/// Which columns of [`header`] hold numbers (right-aligned).
+pub fn numeric(g: &Group) -> Vec<bool> {
+    header(g)
+        .iter()
+        .map(|h| !matches!(h.as_str(), "implementation" | "notes"))
+        .collect()
+}
+
+/// One cell's row, in the order of [`header`].
+pub fn row(g: &Group, c: &CellSummary) -> Vec<String> {
+    let mut row = vec![
+        c.implementation.clone(),
+        c.cores.to_string(),
+        units::seconds(c.work.median),
+        units::seconds(c.wall.median),
+        units::seconds(c.startup),
+    ];
+    if g.metric == Metric::Cpu {
+        row.push(units::seconds(c.cpu_time.median));
+    }
+    row.push(units::ratio(c.ratio));
+    row.push(units::percent(c.cpu_util));
+    row.push(units::bytes(c.max_rss_bytes));
+    row.push(format!(
+        "{} / {}",
+        units::count(c.voluntary_switches),
+        units::count(c.involuntary_switches)
+    ));
+    if has_fairness(g) {
+        row.push(match (c.fairness_cv, c.fairness_jain) {
+            (Some(cv), Some(j)) => format!("{cv:.3} / {j:.4}"),
+            _ => "-".into(),
+        });
+    }
+    row.push(format!("{}/{}", c.ok, c.measured));
+    row.push(notes(c).join("; "));
+    row
+}
+
+/// What a reader must not miss about a cell, in short words.
+pub fn notes(c: &CellSummary) -> Vec<String> {
+    let mut n = Vec::new();
+    if c.startup_dominates() {
+        n.push(format!(
+            "start-up {} of wall",
+            units::percent(c.startup_share)
+        ));
+    }
+    n
+}
