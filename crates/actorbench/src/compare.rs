@@ -1,36 +1,162 @@
-//! `actorbench compare A B`: did B get slower or faster than A?
+//! `actorbench compare A B`: a regression gate that CI can trust.
 //!
 //! Cells (benchmark, parameters, implementation, cores) are matched between the two
-//! sessions. For each cell measured successfully in both, the ratio of medians B/A is
-//! given with a two-sided Mann-Whitney U test on the wall times (exact for small samples,
-//! see [`crate::stats::mann_whitney`]). A cell is a *regression* when B is slower by more
-//! than the threshold and the test is significant (p < alpha), an *improvement* in the
-//! mirror case, and *unchanged* otherwise. A cell that succeeded in A and has no
-//! successful run in B is *broken*, which also counts as a regression. Cells in only one
-//! session are listed. The exit status is 1 when anything regressed, so CI can gate on it.
-//! With one run per side no difference can be significant, which the output says.
+//! sessions and judged on one time (`--metric`, work time by default). The rules, in the
+//! order they apply:
+//!
+//! 1. **Comparable sessions.** Sessions measured on different hosts (CPU model, cores,
+//!    memory, kernel), with different profiles, or with different toolchain versions of an
+//!    implementation both ran are refused (exit 2) unless `--allow-mismatch`, which prints
+//!    each difference.
+//! 2. **Failures.** A cell that passed in A (successful runs and no failed one) and has a
+//!    failed run in B, or that has successful runs in A and none in B, is *broken*. A cell
+//!    with successful runs in A that B does not have at all is *missing in B*. Both fail
+//!    the gate. (A cell that only failed in A and is gone or still failing in B is listed,
+//!    not held against B; one that failed in A and passes in B is *fixed*.)
+//! 3. **Enough runs.** A cell is tested only when each side has at least [`MIN_RUNS`]
+//!    successful measured runs, counted cell by cell; with the Mann-Whitney test it also
+//!    needs enough runs for the smallest p-value that test can give to be below alpha.
+//!    Otherwise it is *too few runs*, which fails the gate: a gate that cannot test a
+//!    cell does not pass it.
+//! 4. **The test.** Welch's t-test on the logarithms of the times (the default; a change is
+//!    a ratio, and a t-test has power with few runs) or the Mann-Whitney U test (no
+//!    assumption about the distribution, but with 5 runs a side it can never go below
+//!    p = 0.008). The p-values of all tested cells are adjusted together with Holm's
+//!    method, so testing 190 cells does not flag several by chance.
+//! 5. **The verdict.** A tested cell is a *regression* when its median got worse by more
+//!    than `--threshold` percent, the test points the same way and its adjusted p is below
+//!    `--alpha`; an *improvement* in the mirror case; otherwise *unchanged*.
+//!
+//! Exit status: 0 when no cell failed the gate, 1 when one did (a regression, a broken or
+//! missing cell, too few runs), 2 for bad input (including incomparable sessions), 3 for a
+//! store or I/O error. `--format markdown` writes a pull-request comment: the verdict, the
+//! failing cells, and every cell in a fold.
 
 use std::fmt::Write;
 
 use anyhow::Result;
 
-use crate::error::UsageError;
+use crate::error::{EXIT_FAILED, EXIT_OK, UsageError};
 use crate::metric::{self, Metric};
 use crate::output::{table, units};
 use crate::stats;
 use crate::store::{SessionData, Store};
 use crate::summary::{self, CellSummary, View};
 
+/// Successful measured runs each side of a cell needs before it is tested.
+pub const MIN_RUNS: usize = 3;
+
 /// Output format of `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CompareFormat {
     /// Aligned text for the terminal.
     Text,
-    /// A Markdown table fit for a pull request.
+    /// A Markdown comment fit for a pull request.
     Markdown,
 }
 
+/// The statistical test of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Test {
+    /// Welch's t-test on log times.
+    #[default]
+    Welch,
+    /// The Mann-Whitney U test (exact for small samples).
+    MannWhitney,
+}
+
+impl Test {
+    /// Its name in the output.
+    pub fn label(self) -> &'static str {
+        match self {
+            Test::Welch => "Welch's t-test on log times",
+            Test::MannWhitney => "Mann-Whitney U test",
+        }
+    }
+}
+
+/// Everything `compare` takes besides the two sessions.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// `--metric` (`None`: work time, or wall for sessions without work times).
+    pub metric: Option<Metric>,
+    /// `--threshold`: smallest change, in percent, that counts.
+    pub threshold_pct: f64,
+    /// `--alpha`: significance level after the Holm adjustment.
+    pub alpha: f64,
+    /// `--test`.
+    pub test: Test,
+    /// `--allow-mismatch`: compare sessions measured differently.
+    pub allow_mismatch: bool,
+    /// `--format`.
+    pub format: CompareFormat,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            metric: None,
+            threshold_pct: 5.0,
+            alpha: 0.05,
+            test: Test::Welch,
+            allow_mismatch: false,
+            format: CompareFormat::Text,
+        }
+    }
+}
+
 /// How one cell changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Significantly slower, by more than the threshold.
+    Regression,
+    /// Significantly faster, by more than the threshold.
+    Improvement,
+    /// Tested, and no significant change over the threshold.
+    Unchanged,
+    /// Not enough successful runs on a side to test.
+    TooFewRuns,
+    /// Passed in A; failed runs (or no successful one) in B.
+    Broken,
+    /// Successful runs in A; not in B at all.
+    MissingInB,
+    /// Only failures in A; successful runs in B.
+    Fixed,
+    /// No successful run on either side.
+    FailingInBoth,
+    /// Only failures in A, and not in B.
+    OnlyInA,
+    /// New in B.
+    OnlyInB,
+}
+
+impl Verdict {
+    /// Its name in the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Regression => "regression",
+            Verdict::Improvement => "improvement",
+            Verdict::Unchanged => "unchanged",
+            Verdict::TooFewRuns => "too few runs",
+            Verdict::Broken => "broken",
+            Verdict::MissingInB => "missing in B",
+            Verdict::Fixed => "fixed",
+            Verdict::FailingInBoth => "failing in both",
+            Verdict::OnlyInA => "only in A",
+            Verdict::OnlyInB => "only in B",
+        }
+    }
+
+    /// Whether it fails the gate.
+    pub fn fails_gate(self) -> bool {
+        matches!(
+            self,
+            Verdict::Regression | Verdict::TooFewRuns | Verdict::Broken | Verdict::MissingInB
+        )
+    }
+}
+
+/// How one cell changed, with the figures behind the verdict.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// Benchmark.
@@ -41,26 +167,84 @@ pub struct Change {
     pub implementation: String,
     /// Cores.
     pub cores: i64,
-    /// Median wall in A.
+    /// Median in A (NaN when none).
     pub a: f64,
-    /// Median wall in B.
+    /// Median in B (NaN when none).
     pub b: f64,
+    /// Successful measured runs in A.
+    pub n_a: usize,
+    /// Successful measured runs in B.
+    pub n_b: usize,
     /// B / A.
     pub ratio: f64,
-    /// Mann-Whitney p-value (1 when not computable).
-    pub p: f64,
-    /// `regression`, `improvement`, `unchanged`, `broken`, `fixed`, `only in A`, `only in B`.
-    pub verdict: &'static str,
+    /// The test's p-value, when the cell was tested.
+    pub p: Option<f64>,
+    /// The p-value after Holm's adjustment over every tested cell.
+    pub p_holm: Option<f64>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, for a verdict that needs a reason.
+    pub why: String,
 }
 
-/// Compares two loaded sessions.
-pub fn changes(
-    a: &SessionData,
-    b: &SessionData,
-    metric: Metric,
-    threshold_pct: f64,
-    alpha: f64,
-) -> Vec<Change> {
+impl Change {
+    /// `bench params implementation k cores`, to name the cell.
+    pub fn cell(&self) -> String {
+        format!(
+            "{} {} {} {} core{}",
+            self.bench,
+            self.params,
+            self.implementation,
+            self.cores,
+            if self.cores == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// What differs between how two sessions were measured: host, profile, toolchains.
+pub fn mismatches(a: &SessionData, b: &SessionData) -> Vec<String> {
+    let (sa, sb) = (&a.session, &b.session);
+    let mut out = Vec::new();
+    let mut differ = |what: &str, x: String, y: String| {
+        if x != y {
+            out.push(format!("{what}: {x} in A, {y} in B"));
+        }
+    };
+    differ("host CPU", sa.host_cpu.clone(), sb.host_cpu.clone());
+    differ(
+        "host cores",
+        sa.host_cores.to_string(),
+        sb.host_cores.to_string(),
+    );
+    differ(
+        "host memory",
+        units::bytes(sa.host_memory_bytes as f64),
+        units::bytes(sb.host_memory_bytes as f64),
+    );
+    differ(
+        "host kernel",
+        sa.host_kernel.clone(),
+        sb.host_kernel.clone(),
+    );
+    differ("profile", sa.profile.clone(), sb.profile.clone());
+    for ia in &a.implementations {
+        if let Some(ib) = b.implementations.iter().find(|i| i.name == ia.name) {
+            differ(
+                &format!("{} toolchain", ia.name),
+                ia.version.clone(),
+                ib.version.clone(),
+            );
+        }
+    }
+    out
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Compares two loaded sessions on `metric`, cell by cell (see the module docs).
+pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options) -> Vec<Change> {
     let cells = |d: &SessionData| -> Vec<CellSummary> {
         summary::summarise_with(
             &d.runs,
@@ -79,86 +263,122 @@ pub fn changes(
             && x.implementation == y.implementation
             && x.cores == y.cores
     };
-    let t = threshold_pct / 100.0;
+    let t = opts.threshold_pct / 100.0;
+    let change = |c: &CellSummary, a: Option<&CellSummary>, b: Option<&CellSummary>| Change {
+        bench: c.bench.clone(),
+        params: c.params.clone(),
+        implementation: c.implementation.clone(),
+        cores: c.cores,
+        a: a.map_or(f64::NAN, |x| x.time(metric).median),
+        b: b.map_or(f64::NAN, |y| y.time(metric).median),
+        n_a: a.map_or(0, |x| x.time(metric).values.len()),
+        n_b: b.map_or(0, |y| y.time(metric).values.len()),
+        ratio: f64::NAN,
+        p: None,
+        p_holm: None,
+        verdict: Verdict::Unchanged,
+        why: String::new(),
+    };
+    // Each tested cell's p-value and the direction its test points (> 0: B is slower).
+    let mut tested: Vec<(usize, f64, f64)> = Vec::new();
     let mut out = Vec::new();
     for x in &ca {
-        let base = Change {
-            bench: x.bench.clone(),
-            params: x.params.clone(),
-            implementation: x.implementation.clone(),
-            cores: x.cores,
-            a: x.time(metric).median,
-            b: f64::NAN,
-            ratio: f64::NAN,
-            p: 1.0,
-            verdict: "only in A",
-        };
-        let Some(y) = cb.iter().find(|y| same(x, y)) else {
-            out.push(base);
+        let y = cb.iter().find(|y| same(x, y));
+        let mut c = change(x, Some(x), y);
+        let passed_a = c.n_a > 0 && x.failures.is_empty();
+        let Some(y) = y else {
+            (c.verdict, c.why) = if c.n_a > 0 {
+                (
+                    Verdict::MissingInB,
+                    "it ran in A and not in B (not chosen, or its build failed)".into(),
+                )
+            } else {
+                (Verdict::OnlyInA, String::new())
+            };
+            out.push(c);
             continue;
         };
-        let mut c = Change {
-            b: y.time(metric).median,
-            ..base
-        };
-        c.verdict = match (
-            x.time(metric).values.is_empty(),
-            y.time(metric).values.is_empty(),
-        ) {
-            (true, true) => "failing in both",
-            (false, true) => "broken",
-            (true, false) => "fixed",
-            (false, false) => {
-                c.ratio = y.time(metric).median / x.time(metric).median;
-                c.p = stats::mann_whitney(&x.time(metric).values, &y.time(metric).values)
-                    .map_or(1.0, |m| m.p);
-                if c.p < alpha && c.ratio > 1.0 + t {
-                    "regression"
-                } else if c.p < alpha && c.ratio < 1.0 - t {
-                    "improvement"
-                } else {
-                    "unchanged"
-                }
+        let failed_b = y.failures.len();
+        if c.n_a > 0 && c.n_b == 0 {
+            c.verdict = Verdict::Broken;
+            c.why = format!(
+                "no successful run in B ({})",
+                plural(failed_b, "failed run")
+            );
+        } else if passed_a && failed_b > 0 {
+            c.verdict = Verdict::Broken;
+            c.why = format!("{} in B (none in A)", plural(failed_b, "failed run"));
+        } else if c.n_a == 0 && c.n_b == 0 {
+            c.verdict = Verdict::FailingInBoth;
+        } else if c.n_a == 0 {
+            c.verdict = Verdict::Fixed;
+        } else {
+            c.ratio = c.b / c.a;
+            let (xa, xb) = (&x.time(metric).values, &y.time(metric).values);
+            let min_p = stats::mann_whitney_min_p(c.n_a, c.n_b);
+            if c.n_a < MIN_RUNS || c.n_b < MIN_RUNS {
+                c.verdict = Verdict::TooFewRuns;
+                c.why = format!(
+                    "{} has {} in A and {} in B; the test needs at least {MIN_RUNS} successful runs on each side (--reps)",
+                    c.implementation,
+                    plural(c.n_a, "run"),
+                    c.n_b
+                );
+            } else if opts.test == Test::MannWhitney && min_p >= opts.alpha {
+                c.verdict = Verdict::TooFewRuns;
+                c.why = format!(
+                    "with {} and {} runs the Mann-Whitney test cannot go below p = {min_p:.3} (alpha {})",
+                    c.n_a, c.n_b, opts.alpha
+                );
+            } else {
+                let (p, direction) = match opts.test {
+                    Test::Welch => {
+                        let ln = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<f64>>();
+                        stats::welch(&ln(xa), &ln(xb)).map_or((1.0, 0.0), |w| (w.p, w.t))
+                    }
+                    Test::MannWhitney => stats::mann_whitney(xa, xb)
+                        .map_or((1.0, 0.0), |m| (m.p, (c.n_a * c.n_b) as f64 / 2.0 - m.u)),
+                };
+                c.p = Some(p);
+                tested.push((out.len(), p, direction));
             }
-        };
+        }
         out.push(c);
     }
+    let adjusted = stats::holm(&tested.iter().map(|t| t.1).collect::<Vec<f64>>());
+    for (&(i, _, direction), &adj) in tested.iter().zip(&adjusted) {
+        let c = &mut out[i];
+        c.p_holm = Some(adj);
+        let significant = adj < opts.alpha;
+        c.verdict = if significant && c.ratio > 1.0 + t && direction > 0.0 {
+            Verdict::Regression
+        } else if significant && c.ratio < 1.0 - t && direction < 0.0 {
+            Verdict::Improvement
+        } else {
+            Verdict::Unchanged
+        };
+    }
     for y in cb.iter().filter(|y| !ca.iter().any(|x| same(x, y))) {
-        out.push(Change {
-            bench: y.bench.clone(),
-            params: y.params.clone(),
-            implementation: y.implementation.clone(),
-            cores: y.cores,
-            a: f64::NAN,
-            b: y.time(metric).median,
-            ratio: f64::NAN,
-            p: 1.0,
-            verdict: "only in B",
-        });
+        let mut c = change(y, None, Some(y));
+        c.verdict = Verdict::OnlyInB;
+        out.push(c);
     }
     out
 }
 
-/// Whether a change fails the gate.
-pub fn is_regression(c: &Change) -> bool {
-    matches!(c.verdict, "regression" | "broken")
-}
-
-/// `actorbench compare`: prints the comparison; exit 1 when anything regressed.
-pub fn run(
-    store: &Store,
-    a: &str,
-    b: &str,
-    metric: Option<Metric>,
-    threshold_pct: f64,
-    alpha: f64,
-    format: CompareFormat,
-) -> Result<i32> {
-    if !(threshold_pct.is_finite() && threshold_pct >= 0.0) {
-        crate::usage!("--threshold {threshold_pct}: give a non-negative percentage");
+/// `actorbench compare`: prints the comparison; 0 when no cell fails the gate, else 1.
+pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
+    if !(opts.threshold_pct.is_finite() && opts.threshold_pct >= 0.0) {
+        crate::usage!(
+            "--threshold {}: give a non-negative percentage",
+            opts.threshold_pct
+        );
     }
-    if !(alpha > 0.0 && alpha < 1.0) {
-        crate::usage!("--alpha {alpha}: give a significance level between 0 and 1");
+    if !(opts.alpha > 0.0 && opts.alpha < 1.0) {
+        crate::usage!(
+            "--alpha {}: give a significance level between 0 and 1",
+            opts.alpha
+        );
     }
     let load = |arg: &str| -> Result<SessionData> {
         let s = store.resolve_session(Some(arg))?;
@@ -169,126 +389,186 @@ pub fn run(
         Ok(d)
     };
     let (da, db) = (load(a)?, load(b)?);
-    let both: Vec<_> = da.runs.iter().chain(&db.runs).cloned().collect();
-    let (metric, _) = metric::resolve(metric, &both);
-    let ch = changes(&da, &db, metric, threshold_pct, alpha);
-    let min_n = |d: &SessionData| {
-        summary::summarise(&d.runs)
-            .iter()
-            .flat_map(|g| g.cells.iter().map(|c| c.ok))
-            .max()
-            .unwrap_or(0)
-    };
-    let few = min_n(&da) < 4 || min_n(&db) < 4;
-    let regressions = ch.iter().filter(|c| is_regression(c)).count();
-    let improvements = ch.iter().filter(|c| c.verdict == "improvement").count();
-    let title = format!(
-        "Session {} (A) vs session {} (B): {regressions} regression{}, {improvements} improvement{} (threshold {threshold_pct}%, p < {alpha}, Mann-Whitney U)",
-        da.session.id,
-        db.session.id,
-        if regressions == 1 { "" } else { "s" },
-        if improvements == 1 { "" } else { "s" },
-    );
-    let fmt_p = |p: f64| {
-        if p < 0.001 {
-            "<0.001".to_string()
-        } else {
-            format!("{p:.3}")
-        }
-    };
-    let fmt_r = |r: f64| {
-        if r.is_finite() {
-            format!("{:+.1}%", (r - 1.0) * 100.0)
-        } else {
-            "-".into()
-        }
-    };
-    match format {
-        CompareFormat::Text => {
-            println!("{title}");
-            let mut rows = vec![
-                [
-                    "benchmark",
-                    "parameters",
-                    "implementation",
-                    "cores",
-                    "A median",
-                    "B median",
-                    "change",
-                    "p",
-                    "verdict",
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>(),
-            ];
-            for c in &ch {
-                rows.push(vec![
-                    c.bench.clone(),
-                    c.params.clone(),
-                    c.implementation.clone(),
-                    c.cores.to_string(),
-                    units::seconds(c.a),
-                    units::seconds(c.b),
-                    fmt_r(c.ratio),
-                    fmt_p(c.p),
-                    c.verdict.to_uppercase_if(is_regression(c)),
-                ]);
-            }
-            print!(
-                "{}",
-                table::align(
-                    &rows,
-                    &[false, false, false, true, true, true, true, true, false]
-                )
-            );
-        }
-        CompareFormat::Markdown => {
-            let mut s = format!(
-                "### {title}\n\n| benchmark | parameters | implementation | cores | A median | B median | change | p | verdict |\n|---|---|---|---:|---:|---:|---:|---:|---|\n"
-            );
-            for c in &ch {
-                let verdict = if is_regression(c) {
-                    format!("**{}**", c.verdict)
-                } else {
-                    c.verdict.to_string()
-                };
-                let _ = writeln!(
-                    s,
-                    "| {} | `{}` | {} | {} | {} | {} | {} | {} | {verdict} |",
-                    c.bench,
-                    c.params,
-                    c.implementation,
-                    c.cores,
-                    units::seconds(c.a),
-                    units::seconds(c.b),
-                    fmt_r(c.ratio),
-                    fmt_p(c.p)
-                );
-            }
-            print!("{s}");
-        }
-    }
-    if few {
-        println!(
-            "note: fewer than 4 successful runs per cell on a side: with so few, no difference can reach p < 0.05 (use --reps 5)"
+    let mismatched = mismatches(&da, &db);
+    if !mismatched.is_empty() && !opts.allow_mismatch {
+        crate::usage!(
+            "session {} (A) and session {} (B) were measured differently: {}; their figures are not \
+             comparable (pass --allow-mismatch to compare them anyway)",
+            da.session.id,
+            db.session.id,
+            mismatched.join("; ")
         );
     }
-    Ok(if regressions > 0 { 1 } else { 0 })
-}
-
-trait Shout {
-    fn to_uppercase_if(&self, yes: bool) -> String;
-}
-
-impl Shout for &str {
-    fn to_uppercase_if(&self, yes: bool) -> String {
-        if yes {
-            self.to_uppercase()
-        } else {
-            self.to_string()
+    let both: Vec<_> = da.runs.iter().chain(&db.runs).cloned().collect();
+    let (metric, note) = metric::resolve(opts.metric, &both);
+    let ch = changes(&da, &db, metric, opts);
+    let count = |v: Verdict| ch.iter().filter(|c| c.verdict == v).count();
+    let regressions = count(Verdict::Regression);
+    let improvements = count(Verdict::Improvement);
+    let failing: Vec<&Change> = ch.iter().filter(|c| c.verdict.fails_gate()).collect();
+    let other = failing.len() - regressions;
+    let tested = ch.iter().filter(|c| c.p_holm.is_some()).count();
+    let gate = if failing.is_empty() {
+        "gate passed"
+    } else {
+        "gate failed"
+    };
+    let title = format!(
+        "Session {} (A) vs session {} (B): {}, {}, {}: {gate}",
+        da.session.id,
+        db.session.id,
+        plural(regressions, "regression"),
+        plural(improvements, "improvement"),
+        plural(other, "other failure"),
+    );
+    let rule = format!(
+        "On {}: a regression is more than {}% slower with p < {} after Holm's correction over the {} tested; {}.",
+        metric.label(),
+        opts.threshold_pct,
+        opts.alpha,
+        plural(tested, "cell"),
+        opts.test.label()
+    );
+    let mut notes: Vec<String> = mismatched
+        .iter()
+        .map(|m| format!("mismatch: {m}"))
+        .collect();
+    notes.extend(note.map(|n| format!("note: {n}")));
+    if opts.test == Test::MannWhitney && tested > 1 {
+        let floor = stats::mann_whitney_min_p(5, 5) * tested as f64;
+        if floor >= opts.alpha {
+            notes.push(format!(
+                "note: over {tested} cells, Mann-Whitney with 5 runs a side cannot flag a lone regression \
+                 (its smallest p, 0.008, times {tested} is not below {}); use more runs or --test welch",
+                opts.alpha
+            ));
         }
     }
+    let text = match opts.format {
+        CompareFormat::Text => text_report(&title, &rule, &ch, &notes),
+        CompareFormat::Markdown => markdown_report(&title, &rule, &ch, &failing, &notes),
+    };
+    print!("{text}");
+    Ok(if failing.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
+}
+
+fn fmt_p(p: Option<f64>) -> String {
+    match p {
+        None => "-".into(),
+        Some(p) if p < 0.001 => "<0.001".into(),
+        Some(p) => format!("{p:.3}"),
+    }
+}
+
+fn fmt_change(r: f64) -> String {
+    if r.is_finite() {
+        format!("{:+.1}%", (r - 1.0) * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
+const COLUMNS: [&str; 10] = [
+    "benchmark",
+    "parameters",
+    "implementation",
+    "cores",
+    "runs A/B",
+    "A median",
+    "B median",
+    "change",
+    "p (Holm)",
+    "verdict",
+];
+
+fn cells_of(c: &Change) -> [String; 10] {
+    [
+        c.bench.clone(),
+        c.params.clone(),
+        c.implementation.clone(),
+        c.cores.to_string(),
+        format!("{}/{}", c.n_a, c.n_b),
+        units::seconds(c.a),
+        units::seconds(c.b),
+        fmt_change(c.ratio),
+        fmt_p(c.p_holm),
+        c.verdict.name().to_string(),
+    ]
+}
+
+fn text_report(title: &str, rule: &str, ch: &[Change], notes: &[String]) -> String {
+    let mut s = format!("{title}\n{rule}\n");
+    let mut rows = vec![COLUMNS.iter().map(|c| c.to_string()).collect::<Vec<_>>()];
+    for c in ch {
+        let mut row = cells_of(c).to_vec();
+        if c.verdict.fails_gate() {
+            row[9] = row[9].to_uppercase();
+        }
+        rows.push(row);
+    }
+    s.push_str(&table::align(
+        &rows,
+        &[
+            false, false, false, true, true, true, true, true, true, false,
+        ],
+    ));
+    for c in ch.iter().filter(|c| !c.why.is_empty()) {
+        let _ = writeln!(s, "{}: {}: {}", c.verdict.name(), c.cell(), c.why);
+    }
+    for n in notes {
+        let _ = writeln!(s, "{n}");
+    }
+    s
+}
+
+fn markdown_report(
+    title: &str,
+    rule: &str,
+    ch: &[Change],
+    failing: &[&Change],
+    notes: &[String],
+) -> String {
+    let md_table = |rows: &mut dyn Iterator<Item = &Change>| {
+        let mut t = format!(
+            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---|\n",
+            COLUMNS.join(" | ")
+        );
+        for c in rows {
+            let mut cells = cells_of(c);
+            cells[1] = format!("`{}`", cells[1]);
+            if c.verdict.fails_gate() {
+                cells[9] = format!("**{}**", cells[9]);
+            }
+            let cells: Vec<String> = cells.iter().map(|x| x.replace('|', "\\|")).collect();
+            let _ = writeln!(t, "| {} |", cells.join(" | "));
+        }
+        t
+    };
+    let mut s = format!("### {title}\n\n{rule}\n\n");
+    if failing.is_empty() {
+        s.push_str("No cell failed the gate.\n\n");
+    } else {
+        s.push_str(&md_table(&mut failing.iter().copied()));
+        s.push('\n');
+        for c in failing.iter().filter(|c| !c.why.is_empty()) {
+            let _ = writeln!(s, "- {}: `{}`: {}", c.verdict.name(), c.cell(), c.why);
+        }
+        s.push('\n');
+    }
+    for n in notes {
+        let _ = writeln!(s, "> {n}\n");
+    }
+    let _ = write!(
+        s,
+        "<details><summary>All {}</summary>\n\n{}\n</details>\n",
+        plural(ch.len(), "cell"),
+        md_table(&mut ch.iter())
+    );
+    s
 }
 
 #[cfg(test)]
@@ -302,8 +582,6 @@ mod tests {
                 id,
                 ..Default::default()
             },
-            implementations: vec![],
-            cells: vec![],
             runs: walls
                 .iter()
                 .map(|&w| RunRecord {
@@ -316,36 +594,48 @@ mod tests {
                     ..Default::default()
                 })
                 .collect(),
+            ..Default::default()
         }
+    }
+
+    fn verdict(a: &SessionData, b: &SessionData, test: Test) -> Verdict {
+        let opts = Options {
+            test,
+            ..Default::default()
+        };
+        changes(a, b, Metric::Wall, &opts)[0].verdict
     }
 
     #[test]
     fn flags_significant_regressions_over_the_threshold() {
         let a = session(1, &[1.0, 1.01, 0.99, 1.02, 0.98], "ok");
-        let slower = session(2, &[1.5, 1.52, 1.49, 1.51, 1.48], "ok");
-        let c = changes(&a, &slower, Metric::Wall, 5.0, 0.05);
-        assert_eq!(c[0].verdict, "regression");
-        assert!(is_regression(&c[0]));
-        let faster = session(3, &[0.5, 0.51, 0.49, 0.52, 0.48], "ok");
+        for test in [Test::Welch, Test::MannWhitney] {
+            let slower = session(2, &[1.5, 1.52, 1.49, 1.51, 1.48], "ok");
+            assert_eq!(verdict(&a, &slower, test), Verdict::Regression);
+            let faster = session(3, &[0.5, 0.51, 0.49, 0.52, 0.48], "ok");
+            assert_eq!(verdict(&a, &faster, test), Verdict::Improvement);
+            let noise = session(4, &[1.0, 1.02, 0.97, 1.01, 0.99], "ok");
+            assert_eq!(verdict(&a, &noise, test), Verdict::Unchanged);
+            let slightly = session(5, &[1.03, 1.04, 1.03, 1.05, 1.04], "ok");
+            assert_eq!(
+                verdict(&a, &slightly, test),
+                Verdict::Unchanged,
+                "under the threshold"
+            );
+            let broken = session(6, &[1.0], "timeout");
+            assert_eq!(verdict(&a, &broken, test), Verdict::Broken);
+            assert!(Verdict::Broken.fails_gate() && !Verdict::Fixed.fails_gate());
+        }
+        // Mann-Whitney with three runs a side cannot reach p < 0.05 at all.
+        let three = session(7, &[1.0, 1.01, 0.99], "ok");
+        let three_slower = session(8, &[2.0, 2.01, 1.99], "ok");
         assert_eq!(
-            changes(&a, &faster, Metric::Wall, 5.0, 0.05)[0].verdict,
-            "improvement"
+            verdict(&three, &three_slower, Test::MannWhitney),
+            Verdict::TooFewRuns
         );
-        let noise = session(4, &[1.0, 1.02, 0.97, 1.01, 0.99], "ok");
         assert_eq!(
-            changes(&a, &noise, Metric::Wall, 5.0, 0.05)[0].verdict,
-            "unchanged"
-        );
-        let slightly = session(5, &[1.03, 1.04, 1.03, 1.05, 1.04], "ok");
-        assert_eq!(
-            changes(&a, &slightly, Metric::Wall, 5.0, 0.05)[0].verdict,
-            "unchanged",
-            "under the threshold"
-        );
-        let broken = session(6, &[1.0], "timeout");
-        assert_eq!(
-            changes(&a, &broken, Metric::Wall, 5.0, 0.05)[0].verdict,
-            "broken"
+            verdict(&three, &three_slower, Test::Welch),
+            Verdict::Regression
         );
     }
 }

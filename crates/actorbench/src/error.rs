@@ -1,14 +1,22 @@
-//! The one error kind the harness treats specially: bad input from the user.
+//! The error kinds the harness tells apart, and the exit status each one gets.
 //!
-//! A malformed suite file, an unknown name, an impossible core count or an unwritable
-//! database is the user's to fix, and gets exit status 2 with a one-line message; it is
-//! detected before anything is written. Every other error (an I/O failure in the middle
-//! of a session, say) is an ordinary [`anyhow::Error`] and gets exit status 1.
-
-use std::fmt;
+//! Every command exits with one of:
+//!
+//! - **0**: success (for `compare`: no cell failed the gate; for `verify`: every test
+//!   passed);
+//! - **1**: the command ran and what it checked failed: a `compare` gate failure (a
+//!   regression, a broken or missing cell, a cell with too few runs to test), a `verify`
+//!   failure, a `run` with nothing that could run ([`Failure`]);
+//! - **2**: bad input, the user's to fix ([`UsageError`]): a malformed suite file, an
+//!   unknown name, an impossible core count, an unwritable or missing database, sessions
+//!   that are not comparable; reported on one line, detected before anything is written;
+//! - **3**: a store or I/O error: any other error, an ordinary [`anyhow::Error`] (a write
+//!   that failed in the middle of a session, say);
+//! - **130**: `run` or `verify` interrupted by Ctrl-C.
 
 /// Bad input: reported on one line, exit status 2, nothing written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct UsageError(pub String);
 
 impl UsageError {
@@ -18,13 +26,21 @@ impl UsageError {
     }
 }
 
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+/// A check that failed: the command did its work and the answer is "no" (exit status 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Failure(pub String);
 
-impl std::error::Error for UsageError {}
+/// Exit status: success.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: what the command checked failed.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit status: bad input.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: a store or I/O error.
+pub const EXIT_IO: i32 = 3;
+/// Exit status: interrupted by Ctrl-C.
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Shorthand: return early with a [`UsageError`] wrapped in [`anyhow::Error`].
 #[macro_export]
@@ -34,14 +50,24 @@ macro_rules! usage {
     };
 }
 
-/// The exit status an error deserves: 2 for a [`UsageError`] anywhere in its chain, else 1.
+/// The exit status an error deserves: 2 for a [`UsageError`] anywhere in its chain, 1 for
+/// a [`Failure`], else 3 (a store or I/O error).
+///
+/// ```
+/// use actorbench::error::{exit_status, Failure, UsageError};
+/// assert_eq!(exit_status(&UsageError::new("bad flag").into()), 2);
+/// assert_eq!(exit_status(&Failure("nothing ran".into()).into()), 1);
+/// assert_eq!(exit_status(&anyhow::anyhow!("disk full")), 3);
+/// ```
 pub fn exit_status(err: &anyhow::Error) -> i32 {
     if err
         .chain()
         .any(|e| e.downcast_ref::<UsageError>().is_some())
     {
-        2
+        EXIT_USAGE
+    } else if err.chain().any(|e| e.downcast_ref::<Failure>().is_some()) {
+        EXIT_FAILED
     } else {
-        1
+        EXIT_IO
     }
 }

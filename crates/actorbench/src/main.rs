@@ -1,6 +1,6 @@
 //! `actorbench`: the command-line shell over the harness library. Each subcommand parses
-//! its flags and calls one library function; errors print as one line, with exit status
-//! 2 for bad input and 1 for anything else.
+//! its flags and calls one library function; errors print as one line, with the exit
+//! status of [`actorbench::error`]: 1 a failed check, 2 bad input, 3 a store or I/O error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,7 +85,8 @@ enum Command {
         #[command(flatten)]
         view: ViewArgs,
     },
-    /// Compare two stored sessions cell by cell; exit 1 on a significant regression.
+    /// Compare two stored sessions cell by cell as a CI gate: exit 0 when no cell fails
+    /// (a regression, a broken or missing cell, too few runs), 1 when one does.
     Compare {
         /// The baseline session (number or `latest`).
         a: String,
@@ -94,9 +95,16 @@ enum Command {
         /// Smallest change, in percent, that counts as a regression or improvement.
         #[arg(long, default_value_t = 5.0, value_name = "PCT")]
         threshold: f64,
-        /// Significance level of the Mann-Whitney U test.
+        /// Significance level, after Holm's correction over every tested cell.
         #[arg(long, default_value_t = 0.05)]
         alpha: f64,
+        /// The test of each cell: Welch's t-test on log times, or Mann-Whitney U.
+        #[arg(long, value_enum, default_value_t = compare::Test::Welch)]
+        test: compare::Test,
+        /// Compare sessions measured on different hosts, with different profiles or
+        /// toolchain versions (refused otherwise); each difference is printed.
+        #[arg(long)]
+        allow_mismatch: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
@@ -270,10 +278,22 @@ fn main() -> ExitCode {
             b,
             threshold,
             alpha,
+            test,
+            allow_mismatch,
             format,
             view,
-        } => commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-            .and_then(|s| compare::run(&s, &a, &b, view.metric, threshold, alpha, format)),
+        } => {
+            let opts = compare::Options {
+                metric: view.metric,
+                threshold_pct: threshold,
+                alpha,
+                test,
+                allow_mismatch,
+                format,
+            };
+            commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+                .and_then(|s| compare::run(&s, &a, &b, &opts))
+        }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
             action: Some(PeersAction::Install { names, force }),

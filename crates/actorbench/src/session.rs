@@ -317,14 +317,15 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     }
     let (available, mut records) = probe(&suite, &chosen);
     if available.is_empty() {
-        anyhow::bail!(
+        return Err(crate::error::Failure(format!(
             "no implementation is available to run (chosen: {}); see `actorbench peers`",
             chosen
                 .iter()
                 .map(|i| i.name.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        ))
+        .into());
     }
 
     // 3. The session row, then builds.
@@ -409,9 +410,10 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
 
     if runnable.is_empty() && !exec::interrupted() {
         store.end_session(session, "complete", &host::now_rfc3339())?;
-        anyhow::bail!(
+        return Err(crate::error::Failure(format!(
             "nothing ran in session {session}: no implementation built (see the build output above)"
-        );
+        ))
+        .into());
     }
 
     // 4. Run.

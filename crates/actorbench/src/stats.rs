@@ -1,7 +1,12 @@
 //! Small statistics over repeated measurements.
 //!
-//! - [`median`], [`quantile`] (linear interpolation between order statistics), min, max;
+//! - [`median`], [`quantile`] (linear interpolation between order statistics), min, max,
+//!   [`mean`] and the sample [`variance`];
 //! - [`geometric_mean`], the right mean for ratios;
+//! - [`welch`]: Welch's two-sided t-test of equal means without assuming equal variances
+//!   (the t distribution's CDF comes from `statrs`); `compare` applies it to the logarithms
+//!   of the times, so that a change is tested as a ratio;
+//! - [`holm`]: Holm's step-down adjustment of p-values for testing many cells at once;
 //! - [`mann_whitney`]: the two-sided Mann-Whitney U test of "the two samples come from
 //!   the same distribution". With few runs per side (the usual 5 vs 5) the p-value is
 //!   exact: every way of splitting the pooled ranks into two groups of the same sizes is
@@ -42,6 +47,100 @@ pub fn geometric_mean(xs: &[f64]) -> f64 {
         return f64::NAN;
     }
     (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
+}
+
+/// Arithmetic mean (NaN for none).
+pub fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Sample variance, with `n - 1` in the denominator (NaN for fewer than two values).
+pub fn variance(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return f64::NAN;
+    }
+    let m = mean(xs);
+    xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - 1) as f64
+}
+
+/// Result of Welch's t-test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TTest {
+    /// t statistic of `b` against `a` (positive when `b`'s mean is larger).
+    pub t: f64,
+    /// Welch-Satterthwaite degrees of freedom.
+    pub df: f64,
+    /// Two-sided p-value.
+    pub p: f64,
+}
+
+/// Welch's two-sided t-test of "`a` and `b` have the same mean"; `None` when a side has
+/// fewer than two values. When both sides have no spread at all the p-value is 1 for
+/// equal means and 0 otherwise.
+///
+/// ```
+/// let r = actorbench::stats::welch(&[1.0, 1.1, 0.9], &[2.0, 2.1, 1.9]).unwrap();
+/// assert!(r.t > 0.0 && r.p < 0.001);
+/// ```
+pub fn welch(a: &[f64], b: &[f64]) -> Option<TTest> {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    if a.len() < 2 || b.len() < 2 {
+        return None;
+    }
+    let (na, nb) = (a.len() as f64, b.len() as f64);
+    let (va, vb) = (variance(a) / na, variance(b) / nb);
+    let diff = mean(b) - mean(a);
+    let se2 = va + vb;
+    if se2 <= 0.0 {
+        let p = if diff == 0.0 { 1.0 } else { 0.0 };
+        let t = if diff == 0.0 {
+            0.0
+        } else {
+            diff.signum() * f64::INFINITY
+        };
+        return Some(TTest {
+            t,
+            df: na + nb - 2.0,
+            p,
+        });
+    }
+    let t = diff / se2.sqrt();
+    let df = se2 * se2 / (va * va / (na - 1.0) + vb * vb / (nb - 1.0));
+    let dist = StudentsT::new(0.0, 1.0, df).ok()?;
+    let p = (2.0 * dist.sf(t.abs())).min(1.0);
+    Some(TTest { t, df, p })
+}
+
+/// Holm's step-down adjustment: the p-values of `ps` made valid for testing all of them
+/// at once (family-wise error rate). Sorted ascending, the `i`-th smallest (from 0) is
+/// multiplied by `m - i`, kept no smaller than the one before it, and capped at 1; the
+/// result is in the order of `ps`. A test is significant at level `alpha` when its
+/// adjusted p-value is below `alpha`.
+///
+/// ```
+/// let adj = actorbench::stats::holm(&[0.01, 0.04, 0.03, 0.2]);
+/// assert_eq!(adj, [0.04, 0.09, 0.09, 0.2]);
+/// ```
+pub fn holm(ps: &[f64]) -> Vec<f64> {
+    let m = ps.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| ps[i].total_cmp(&ps[j]));
+    let mut out = vec![0.0; m];
+    let mut running = 0.0f64;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * ps[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+/// The smallest two-sided p-value a Mann-Whitney U test can give with `n1` and `n2`
+/// values (no ties): what the most extreme split of the ranks gets. With 5 and 5 it is
+/// 2/252, so such a test can never pass a threshold below that.
+pub fn mann_whitney_min_p(n1: usize, n2: usize) -> f64 {
+    let a: Vec<f64> = (0..n1).map(|i| i as f64).collect();
+    let b: Vec<f64> = (n1..n1 + n2).map(|i| i as f64).collect();
+    mann_whitney(&a, &b).map_or(1.0, |m| m.p)
 }
 
 /// Result of a Mann-Whitney U test.
@@ -136,7 +235,7 @@ pub fn mann_whitney(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
     let z = (observed - 0.5).max(0.0) / var.sqrt();
     Some(MannWhitney {
         u,
-        p: (2.0 * (1.0 - normal_cdf(z))).min(1.0),
+        p: (2.0 * normal_sf(z)).min(1.0),
         exact: false,
     })
 }
@@ -145,20 +244,17 @@ fn binomial(n: usize, k: usize) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
-/// Standard normal CDF (Abramowitz-Stegun 7.1.26 erf approximation, error < 1.5e-7).
+/// Standard normal CDF, from `statrs`.
+#[cfg(test)]
 fn normal_cdf(z: f64) -> f64 {
-    let x = z.abs() / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
-            + 0.254_829_592)
-            * t
-            * (-x * x).exp();
-    if z >= 0.0 {
-        0.5 * (1.0 + y)
-    } else {
-        0.5 * (1.0 - y)
-    }
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::standard().cdf(z)
+}
+
+/// Standard normal upper tail, 1 - CDF, from `statrs` (accurate far into the tail).
+fn normal_sf(z: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::standard().sf(z)
 }
 
 #[cfg(test)]
@@ -172,6 +268,43 @@ mod tests {
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.25), 2.0);
         assert!((geometric_mean(&[1.0, 4.0]) - 2.0).abs() < 1e-12);
         assert!(median(&[]).is_nan());
+    }
+
+    /// Reference values computed with SciPy 1.17.1 (`scipy.stats.ttest_ind(y, x,
+    /// equal_var=False)`, `mannwhitneyu(..., method='exact' | 'asymptotic')`, `norm.cdf`) and
+    /// statsmodels 0.15.0 (`multipletests(ps, method='holm')`).
+    #[test]
+    fn agrees_with_published_implementations() {
+        let x = [19.1, 20.3, 18.7, 21.4, 20.0, 19.8];
+        let y = [22.4, 21.9, 23.5, 20.8, 22.1];
+        let w = welch(&x, &y).unwrap();
+        assert!((w.t - 3.876_554_273_895_859_4).abs() < 1e-9, "{w:?}");
+        assert!((w.df - 8.564_149_033_643_766).abs() < 1e-9, "{w:?}");
+        assert!((w.p - 0.004_122_704_058_631_671).abs() < 1e-9, "{w:?}");
+        let adj = holm(&[0.01, 0.04, 0.03, 0.2, 0.005]);
+        let want = [0.04, 0.09, 0.09, 0.2, 0.025];
+        assert!(
+            adj.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{adj:?}"
+        );
+        let mw =
+            mann_whitney(&[1.1, 2.5, 3.3, 4.2, 5.0, 7.7], &[3.9, 6.1, 8.2, 9.4, 10.5]).unwrap();
+        assert!(
+            mw.exact && (mw.p - 0.051_948_051_948_051_95).abs() < 1e-12,
+            "{mw:?}"
+        );
+        let a: Vec<f64> = (0..40).map(f64::from).collect();
+        let b: Vec<f64> = (100..140).map(f64::from).collect();
+        let mw = mann_whitney(&a, &b).unwrap();
+        assert!(
+            !mw.exact && (mw.p / 1.435_085_306_393_668e-14 - 1.0).abs() < 1e-3,
+            "{mw:?}"
+        );
+        assert!((normal_cdf(1.96) - 0.975_002_104_851_779_5).abs() < 1e-9);
+        assert!((mann_whitney_min_p(5, 5) - 2.0 / 252.0).abs() < 1e-12);
+        assert_eq!(welch(&[1.0], &[2.0, 3.0]), None);
+        assert_eq!(welch(&[1.0, 1.0], &[1.0, 1.0]).unwrap().p, 1.0);
+        assert_eq!(welch(&[1.0, 1.0], &[2.0, 2.0]).unwrap().p, 0.0);
     }
 
     #[test]
