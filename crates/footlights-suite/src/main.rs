@@ -1,17 +1,19 @@
 //! `footlights-suite`: the twelve benchmarks of the actor benchmark suite on footlights.
 //!
 //! `footlights-suite BENCH [NAME=VALUE ...]` runs one benchmark and prints one line,
-//! `result bench=BENCH check=VALUE`, on standard output; `footlights-suite --help` lists
-//! the benchmarks, their parameters, quick defaults, ranges and seed values. The worker
-//! thread count comes from `FOOTLIGHTS_THREADS` (else the available parallelism), and the
-//! rest of the runtime's configuration from its other variables: `FOOTLIGHTS_SCHEDULER`
-//! (steal, share, stages), `FOOTLIGHTS_POLICY` (task, thread, inline) and
-//! `FOOTLIGHTS_PLACEMENT` (manual, observe, auto); see `footlights::config`. The programs
-//! themselves place nothing, so each configuration runs the same code, which is how
-//! `suite.toml`'s footlights variants compare schedulers, policies and placement.
+//! `result bench=BENCH check=VALUE seconds=S`, on standard output; `footlights-suite
+//! --help` lists the benchmarks, their parameters, quick defaults, ranges and seed values.
+//! The worker thread count comes from `FOOTLIGHTS_THREADS` (else the available
+//! parallelism), and the rest of the runtime's configuration from its other variables:
+//! `FOOTLIGHTS_SCHEDULER` (steal, share, stages), `FOOTLIGHTS_POLICY` (task, thread,
+//! inline) and `FOOTLIGHTS_PLACEMENT` (manual, observe, auto); see `footlights::config`.
+//! The programs themselves place nothing, so each configuration runs the same code, which
+//! is how `suite.toml`'s footlights variants compare schedulers, policies and placement.
 //!
 //! This file is the shell: [`suite_contract::run_main`] does the process protocol (help,
-//! parsing, the exact error messages, exit statuses 0/1/2, panics), [`run`] starts and
+//! parsing, the exact error messages, exit statuses 0/1/2, panics, and the work time
+//! `seconds`, which starts before [`run::start`] creates the system and ends when the
+//! benchmark builds its [`Outcome`], before the system shuts down), [`run`] starts and
 //! ends the footlights system, and each benchmark lives in its own module, whose
 //! documentation explains how it maps onto footlights actors.
 
@@ -31,7 +33,6 @@ mod spreading;
 mod threadring;
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use footlights::System;
 use suite_contract::{Bench, Invocation, Outcome};
@@ -45,13 +46,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     suite_contract::run_main("footlights-suite", |inv| {
         let system = run::start()?;
-        let begun = Instant::now();
         let result = bench(inv.bench())(&system, inv);
         if result.is_ok() {
             eprintln!(
-                "footlights-suite: {} ran in {:.3} s on {} threads",
+                "footlights-suite: {} ran on {} threads",
                 inv.bench(),
-                begun.elapsed().as_secs_f64(),
                 system.threads()
             );
         }

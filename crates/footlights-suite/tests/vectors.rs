@@ -1,11 +1,13 @@
-//! The shared test vectors, each run as a process on one and on two worker threads, and the
-//! vectors file kept byte for byte equal to the shared spec's.
+//! The shared test vectors, each run as a process on one and on two worker threads (the
+//! check, and a work time `seconds` that is positive and within the process's wall time),
+//! and the vectors file kept byte for byte equal to the shared spec's.
 
 mod common;
 
 use std::fs;
 
 use common::{repo_root, shared_spec, suite};
+use suite_contract::split_seconds;
 
 /// One line of `docs/vectors.tsv`.
 struct Vector {
@@ -57,6 +59,14 @@ fn check_vector(vector: &Vector, threads: &str) -> Result<(), String> {
     let Some(line) = run.stdout.strip_suffix('\n').filter(|l| !l.contains('\n')) else {
         return Err(format!("stdout is not exactly one line; {context}"));
     };
+    // The work time is present and positive; the rest of the line is checked without it.
+    let (line, seconds) = split_seconds(line).map_err(|e| format!("{e}; {context}"))?;
+    if seconds > run.elapsed.as_secs_f64() {
+        return Err(format!(
+            "seconds={seconds} exceeds the wall time; {context}"
+        ));
+    }
+    let line = line.as_str();
     if vector.bench != "chameneos" {
         return if line == expected {
             Ok(())
@@ -115,9 +125,7 @@ fn chameneos_reports_every_creature_even_idle_ones() {
     for threads in ["1", "2"] {
         let run = suite(&["chameneos", "creatures=9", "meetings=2"], Some(threads));
         assert_eq!(run.status, Some(0), "{run:?}");
-        let counts = run
-            .stdout
-            .trim_end()
+        let counts = common::result_without_seconds(&run)
             .split_once(" counts=")
             .map(|(_, c)| {
                 c.split(',')
@@ -129,7 +137,8 @@ fn chameneos_reports_every_creature_even_idle_ones() {
         assert_eq!(counts.iter().sum::<u64>(), 4);
         assert!(counts.iter().all(|&c| c <= 2), "{counts:?}");
         let run = suite(&["chameneos", "creatures=2", "meetings=0"], Some(threads));
-        assert_eq!(run.stdout, "result bench=chameneos check=0 counts=0,0\n");
+        let line = common::result_without_seconds(&run);
+        assert_eq!(line, "result bench=chameneos check=0 counts=0,0", "{run:?}");
     }
 }
 
@@ -139,7 +148,8 @@ fn chameneos_reports_every_creature_even_idle_ones() {
 fn big_neighbourhoods_start_cleanly() {
     for _ in 0..5 {
         let run = suite(&["big", "workers=3000", "pings=5", "hood=100"], Some("2"));
-        assert_eq!(run.stdout, "result bench=big check=15000\n", "{run:?}");
+        let line = common::result_without_seconds(&run);
+        assert_eq!(line, "result bench=big check=15000", "{run:?}");
     }
 }
 

@@ -30,7 +30,14 @@ fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
         out,
         "Runs one benchmark of the actor benchmark suite and prints one line on stdout:"
     )?;
-    writeln!(out, "  result bench=NAME check=VALUE [KEY=VALUE ...]")?;
+    writeln!(
+        out,
+        "  result bench=NAME check=VALUE seconds=S [KEY=VALUE ...]"
+    )?;
+    writeln!(
+        out,
+        "S is the work time in seconds: from just before the runtime starts until the check is known."
+    )?;
     writeln!(
         out,
         "Parameters not given take their quick values. Values are non-negative decimal integers."

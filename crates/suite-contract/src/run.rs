@@ -6,6 +6,10 @@
 //! 3. Run the benchmark. `Err(message)` prints `error: BENCH: MESSAGE` on stderr and exits
 //!    1; so does a panic. `Ok(outcome)` prints the result line on stdout and exits 0.
 //!
+//! The work time (`seconds=` in the result line) starts just before the run function is
+//! called, after the arguments are parsed; the program creates its runtime inside that
+//! function, and the time ends when it builds its [`Outcome`] (see `output.rs`).
+//!
 //! [`run_main`] also installs a panic hook for the run: a panic on *any* thread (an
 //! actor's, a runtime worker's) prints `error: BENCH: panic at FILE:LINE: MESSAGE` and
 //! ends the process with status 1 at once. Actor runtimes tend to catch a panicking
@@ -17,6 +21,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use crate::bench::Bench;
 use crate::help::help_text;
@@ -31,7 +36,8 @@ pub const EXIT_RUN_FAILED: u8 = 1;
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// Runs a suite program on the process's own arguments and returns its exit code; call
-/// it as the whole body of `main`.
+/// it as the whole body of `main`. `run` creates the actor system or runtime itself, so
+/// that its start is part of the measured work time.
 ///
 /// ```no_run
 /// use suite_contract::{run_main, Bench, Outcome};
@@ -74,7 +80,8 @@ where
 ///     Ok(Outcome::new(inv.get("n") * 2))
 /// });
 /// assert_eq!(status, 0);
-/// assert_eq!(String::from_utf8(out).unwrap(), "result bench=fibtree check=20\n");
+/// let out = String::from_utf8(out).unwrap();
+/// assert!(out.starts_with("result bench=fibtree check=20 seconds=0."), "{out}");
 /// assert!(err.is_empty());
 ///
 /// let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -117,11 +124,12 @@ where
         }
     };
     let bench = invocation.bench();
+    let started = Instant::now();
     let result = panic::catch_unwind(AssertUnwindSafe(|| run(&invocation)))
         .unwrap_or_else(|payload| Err(format!("panic: {}", panic_message(payload.as_ref()))));
     match result {
         Ok(outcome) => {
-            let line = outcome.line(bench);
+            let line = outcome.line(bench, started);
             match writeln!(out, "{line}").and_then(|()| out.flush()) {
                 Ok(()) => EXIT_OK,
                 Err(e) => {
@@ -249,8 +257,31 @@ mod tests {
             Ok(Outcome::new(inv.get("creatures")).with("counts", "1,1,1"))
         });
         assert_eq!(status, 0);
-        assert_eq!(out, "result bench=chameneos check=3 counts=1,1,1\n");
+        let (head, rest) = out.split_once(" seconds=").expect(&out);
+        assert_eq!(head, "result bench=chameneos check=3");
+        let (seconds, rest) = rest.split_once(' ').expect(&out);
+        assert!(seconds.parse::<f64>().is_ok_and(|s| s >= 0.0), "{out}");
+        assert_eq!(rest, "counts=1,1,1\n");
         assert!(err.is_empty());
+    }
+
+    /// seconds= covers what the run function does before it builds its outcome (where a
+    /// program creates its runtime and does the work), and not what it does after.
+    #[test]
+    fn seconds_time_the_run_until_the_outcome_is_built() {
+        let (status, out, _) = run_with(&["counting"], |_| {
+            std::thread::sleep(std::time::Duration::from_millis(40));
+            let outcome = Outcome::new(1);
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(outcome)
+        });
+        assert_eq!(status, 0);
+        let seconds: f64 = out
+            .trim_end()
+            .strip_prefix("result bench=counting check=1 seconds=")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!((0.040..0.300).contains(&seconds), "{out}");
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub struct Run {
     pub status: Option<i32>,
     pub stdout: String,
     pub stderr: String,
+    /// Wall time from just before the process was started until it was seen to end.
+    pub elapsed: Duration,
 }
 
 /// Runs `footlights-suite ARGS` with `FOOTLIGHTS_THREADS=threads` (unset if `None`), and
@@ -44,6 +46,7 @@ pub fn suite_with(args: &[&str], threads: Option<&str>, env: &[(&str, &str)]) ->
     if let Some(threads) = threads {
         command.env("FOOTLIGHTS_THREADS", threads);
     }
+    let started = Instant::now();
     let mut child = command.spawn().expect("footlights-suite starts");
     // Read both pipes on their own threads so a full pipe cannot stall the child.
     let mut out = child.stdout.take().unwrap();
@@ -56,23 +59,37 @@ pub fn suite_with(args: &[&str], threads: Option<&str>, env: &[(&str, &str)]) ->
         let mut s = String::new();
         err.read_to_string(&mut s).map(|_| s)
     });
-    let begun = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for footlights-suite") {
             break status;
         }
-        if begun.elapsed() > RUN_LIMIT {
+        if started.elapsed() > RUN_LIMIT {
             let _ = child.kill();
             let _ = child.wait();
             panic!("footlights-suite {args:?} (threads {threads:?}) hung for {RUN_LIMIT:?}");
         }
         std::thread::sleep(Duration::from_millis(5));
     };
+    let elapsed = started.elapsed();
     Run {
+        elapsed,
         status: status.code(),
         stdout: out.join().unwrap().expect("stdout is UTF-8"),
         stderr: err.join().unwrap().expect("stderr is UTF-8"),
     }
+}
+
+/// The result line of a successful run's stdout without its `seconds=S` pair (checked
+/// present and positive); panics naming the run otherwise.
+pub fn result_without_seconds(run: &Run) -> String {
+    let line = run
+        .stdout
+        .strip_suffix('\n')
+        .filter(|l| !l.contains('\n'))
+        .unwrap_or_else(|| panic!("stdout is not exactly one line: {run:?}"));
+    suite_contract::split_seconds(line)
+        .unwrap_or_else(|e| panic!("{e}: {run:?}"))
+        .0
 }
 
 /// The repository root (two levels above this crate).

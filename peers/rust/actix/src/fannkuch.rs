@@ -140,6 +140,7 @@ pub async fn run(n: u64) -> Result<Outcome, String> {
     let total = total
         .await
         .map_err(|_| "the collector stopped before every range was done")?;
+    let outcome = Outcome::new(total);
     drop(workers);
-    Ok(Outcome::new(total))
+    Ok(outcome)
 }

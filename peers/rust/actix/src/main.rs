@@ -10,6 +10,10 @@
 //! answer. Each benchmark is one module, written the way actix's users write actors:
 //! `Actor` with `Context<Self>`, `#[derive(Message)]` messages, one `Handler<M>` per
 //! message, `Addr::do_send` for one-way sends and `send(..).await` for replies.
+//!
+//! The work time in the result line (`seconds=`) starts in `suite_contract::run_main`,
+//! just before the closure below creates the actix `System`, and stops when the
+//! benchmark builds its `Outcome`.
 
 use std::process::ExitCode;
 

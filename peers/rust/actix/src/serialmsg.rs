@@ -173,6 +173,7 @@ pub async fn run(pairs: u64, messages: u64) -> Result<Outcome, String> {
     let total = total
         .await
         .map_err(|_| "the sink stopped before every receiver reported")?;
+    let outcome = Outcome::new(total);
     drop(receivers);
-    Ok(Outcome::new(total))
+    Ok(outcome)
 }

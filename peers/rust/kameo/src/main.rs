@@ -14,8 +14,11 @@
 //! for ever, and the other runtimes in the comparison queue without limit, so every actor
 //! here is spawned with `mailbox::unbounded()`.
 //!
-//! After the result is known the runtime is shut down in the background rather than
-//! waiting for every actor to wind down: the process exits right after printing.
+//! The work time in the result line (`seconds=`) starts in `suite_contract::run_main`,
+//! just before the closure below builds the tokio runtime, and stops when the benchmark
+//! builds its `Outcome`. After the result is known the runtime is shut down in the
+//! background rather than waiting for every actor to wind down: the process exits right
+//! after printing.
 
 use std::process::ExitCode;
 

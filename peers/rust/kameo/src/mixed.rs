@@ -246,6 +246,7 @@ pub async fn run(rings: u64, ring_size: u64, token: u64, reps: u64) -> Result<Ou
         .ask(Run(masters.clone()))
         .await
         .map_err(|e| format!("the collector did not answer: {e}"))?;
+    let outcome = Outcome::new(verified);
     drop(masters);
-    Ok(Outcome::new(verified))
+    Ok(outcome)
 }

@@ -94,7 +94,8 @@ pub async fn run(count: u64) -> Result<Outcome, String> {
         .await
         .map_err(|e| format!("cannot spawn the producer: {e}"))?;
     let value = call!(producer, ProducerMsg::Run).map_err(|e| format!("producer failed: {e}"))?;
+    let outcome = Outcome::new(value);
     producer.stop(None);
     counter.stop(None);
-    Ok(Outcome::new(value))
+    Ok(outcome)
 }

@@ -8,8 +8,11 @@
 //! users write actors: an `Actor` with `pre_start`/`handle`, messages sent with `cast!`,
 //! replies through `RpcReplyPort`.
 //!
-//! After the result is known the runtime is shut down in the background rather than
-//! waiting for every actor to wind down: the process exits right after printing.
+//! The work time in the result line (`seconds=`) starts in `suite_contract::run_main`,
+//! just before the closure below builds the tokio runtime, and stops when the benchmark
+//! builds its `Outcome`. After the result is known the runtime is shut down in the
+//! background rather than waiting for every actor to wind down: the process exits right
+//! after printing.
 
 use std::process::ExitCode;
 

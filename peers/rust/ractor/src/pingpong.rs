@@ -117,7 +117,8 @@ pub async fn run(pings: u64) -> Result<Outcome, String> {
         .await
         .map_err(|e| format!("cannot spawn the pinger: {e}"))?;
     let pongs = call!(pinger, PingerMsg::Start).map_err(|e| format!("pinger failed: {e}"))?;
+    let outcome = Outcome::new(pongs);
     pinger.stop(None);
     ponger.stop(None);
-    Ok(Outcome::new(pongs))
+    Ok(outcome)
 }

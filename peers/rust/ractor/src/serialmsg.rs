@@ -221,6 +221,7 @@ pub async fn run(pairs: u64, messages: u64) -> Result<Outcome, String> {
     let total = answer
         .await
         .map_err(|_| "the sink stopped before every receiver reported")?;
+    let outcome = Outcome::new(total);
     dispatcher.stop(None);
-    Ok(Outcome::new(total))
+    Ok(outcome)
 }

@@ -1,6 +1,7 @@
 //! Runs a suite binary the way the harness does, as a process, and checks it against the
-//! contract: every line of the shared test vectors at the given thread counts, and every
-//! shape of bad input.
+//! contract: every line of the shared test vectors at the given thread counts (the check,
+//! and a work time `seconds` that is positive and no longer than the process's wall time),
+//! and every shape of bad input.
 //!
 //! Each peer's integration test is a few lines over this crate (there the binary's path
 //! is `env!("CARGO_BIN_EXE_ractor-suite")`):
@@ -199,6 +200,14 @@ pub fn judge(vector: &Vector, run: &Run) -> Result<(), String> {
     let Some(line) = run.stdout.strip_suffix('\n').filter(|l| !l.contains('\n')) else {
         return Err(format!("stdout is not exactly one line: {:?}", run.stdout));
     };
+    let (line, seconds) = suite_contract::split_seconds(line)?;
+    if seconds > run.elapsed.as_secs_f64() {
+        return Err(format!(
+            "seconds={seconds} is longer than the process's wall time ({:.6} s)",
+            run.elapsed.as_secs_f64()
+        ));
+    }
+    let line = line.as_str();
     let expected = format!("result bench={} check={}", vector.bench, vector.check);
     let extra = line
         .strip_prefix(&expected)
@@ -362,12 +371,13 @@ pub fn check_bad_input(suite: &Suite) {
 mod tests {
     use super::*;
 
+    /// A successful run of one second that printed `stdout`.
     fn run_with(stdout: &str) -> Run {
         Run {
             status: Some(0),
             stdout: stdout.into(),
             stderr: String::new(),
-            elapsed: Duration::ZERO,
+            elapsed: Duration::from_secs(1),
             timed_out: false,
         }
     }
@@ -384,32 +394,41 @@ mod tests {
     #[test]
     fn judge_accepts_exact_line_only() {
         let v = vector("fibtree", &["n=10"], "55");
-        assert!(judge(&v, &run_with("result bench=fibtree check=55\n")).is_ok());
-        assert!(judge(&v, &run_with("result bench=fibtree check=550\n")).is_err());
-        assert!(judge(&v, &run_with("result bench=fibtree check=55")).is_err());
-        assert!(judge(&v, &run_with("hello\nresult bench=fibtree check=55\n")).is_err());
-        assert!(judge(&v, &run_with("result bench=fibtree check=55 x=1\n")).is_ok());
+        let ok = |line: &str| judge(&v, &run_with(line)).is_ok();
+        assert!(ok("result bench=fibtree check=55 seconds=0.5\n"));
+        assert!(!ok("result bench=fibtree check=550 seconds=0.5\n"));
+        assert!(!ok("result bench=fibtree check=55 seconds=0.5"));
+        assert!(!ok("hello\nresult bench=fibtree check=55 seconds=0.5\n"));
+        assert!(ok("result bench=fibtree check=55 seconds=0.5 x=1\n"));
+    }
+
+    #[test]
+    fn judge_wants_a_positive_work_time_within_the_wall_time() {
+        let v = vector("fibtree", &["n=10"], "55");
+        let why = |line: &str| judge(&v, &run_with(line)).unwrap_err();
+        assert!(why("result bench=fibtree check=55\n").contains("no seconds="));
+        assert!(why("result bench=fibtree check=55 seconds=0\n").contains("not a positive"));
+        assert!(why("result bench=fibtree check=55 seconds=-1\n").contains("not a positive"));
+        assert!(why("result bench=fibtree check=55 seconds=x\n").contains("not a positive"));
+        assert!(why("result bench=fibtree check=55 seconds=1.5\n").contains("wall time"));
+        let twice = "result bench=fibtree check=55 seconds=0.1 seconds=0.2\n";
+        assert!(why(twice).contains("twice"));
     }
 
     #[test]
     fn judge_checks_chameneos_counts() {
         let v = vector("chameneos", &["creatures=3", "meetings=3"], "6");
-        assert!(
-            judge(
-                &v,
-                &run_with("result bench=chameneos check=6 counts=2,2,2\n")
-            )
-            .is_ok()
-        );
-        assert!(judge(&v, &run_with("result bench=chameneos check=6 counts=2,2\n")).is_err());
-        assert!(
-            judge(
-                &v,
-                &run_with("result bench=chameneos check=6 counts=2,2,1\n")
-            )
-            .is_err()
-        );
-        assert!(judge(&v, &run_with("result bench=chameneos check=6\n")).is_err());
+        let ok = |line: &str| judge(&v, &run_with(line)).is_ok();
+        assert!(ok(
+            "result bench=chameneos check=6 seconds=0.1 counts=2,2,2\n"
+        ));
+        assert!(!ok(
+            "result bench=chameneos check=6 seconds=0.1 counts=2,2\n"
+        ));
+        assert!(!ok(
+            "result bench=chameneos check=6 seconds=0.1 counts=2,2,1\n"
+        ));
+        assert!(!ok("result bench=chameneos check=6 seconds=0.1\n"));
     }
 
     #[test]
