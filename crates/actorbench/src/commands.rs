@@ -86,6 +86,7 @@ pub fn list(store: &Store) -> Result<i32> {
 pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
+    view.check(&data.runs)?;
     println!(
         "session {} ({}): {} to {}, {} profile",
         s.id,
@@ -145,6 +146,7 @@ pub fn export(
 ) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
+    view.check(&data.runs)?;
     let out = out.unwrap_or_else(|| PathBuf::from("-"));
     export::write(format, &data, view, &out)?;
     if out.as_os_str() != "-" {
@@ -162,6 +164,7 @@ pub fn report(
 ) -> Result<i32> {
     let s = store.resolve_session(session)?;
     let data = store.load(&s)?;
+    view.check(&data.runs)?;
     if data.runs.is_empty() {
         crate::usage!(
             "session {} has no runs: nothing to report (status: {})",
@@ -185,13 +188,14 @@ pub fn report(
 /// are on (and why, when it fell back to wall time), then the table per benchmark.
 pub fn print_tables(runs: &[crate::store::RunRecord], view: &View) {
     let (m, note) = metric::resolve(view.metric, runs);
-    match note {
-        Some(note) => println!("note: {note}"),
-        None => println!(
-            "ratios on {} (--metric work|wall|cpu); start-up = wall - work",
-            m.label()
-        ),
+    if let Some(note) = note {
+        println!("note: {note}");
     }
+    println!(
+        "ratios, 95% intervals (bootstrap of the median, seeded) and CV on {} (--metric work|wall|cpu); \
+         start-up = wall - work",
+        m.label()
+    );
     println!();
     print!("{}", table::render(&summary::summarise_with(runs, view)));
 }

@@ -177,6 +177,8 @@ pub struct Change {
     pub n_b: usize,
     /// B / A.
     pub ratio: f64,
+    /// The 95% bootstrap interval of B / A (NaN when not tested).
+    pub ratio_ci: (f64, f64),
     /// The test's p-value, when the cell was tested.
     pub p: Option<f64>,
     /// The p-value after Holm's adjustment over every tested cell.
@@ -250,6 +252,7 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
             &d.runs,
             &View {
                 metric: Some(metric),
+                baseline: None,
             },
         )
         .into_iter()
@@ -274,6 +277,7 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
         n_a: a.map_or(0, |x| x.time(metric).values.len()),
         n_b: b.map_or(0, |y| y.time(metric).values.len()),
         ratio: f64::NAN,
+        ratio_ci: (f64::NAN, f64::NAN),
         p: None,
         p_holm: None,
         verdict: Verdict::Unchanged,
@@ -340,6 +344,7 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
                         .map_or((1.0, 0.0), |m| (m.p, (c.n_a * c.n_b) as f64 / 2.0 - m.u)),
                 };
                 c.p = Some(p);
+                c.ratio_ci = stats::bootstrap_ratio(xb, xa);
                 tested.push((out.len(), p, direction));
             }
         }
@@ -472,7 +477,7 @@ fn fmt_change(r: f64) -> String {
     }
 }
 
-const COLUMNS: [&str; 10] = [
+const COLUMNS: [&str; 11] = [
     "benchmark",
     "parameters",
     "implementation",
@@ -481,11 +486,13 @@ const COLUMNS: [&str; 10] = [
     "A median",
     "B median",
     "change",
+    "change CI95",
     "p (Holm)",
     "verdict",
 ];
 
-fn cells_of(c: &Change) -> [String; 10] {
+fn cells_of(c: &Change) -> [String; 11] {
+    let (lo, hi) = c.ratio_ci;
     [
         c.bench.clone(),
         c.params.clone(),
@@ -495,6 +502,11 @@ fn cells_of(c: &Change) -> [String; 10] {
         units::seconds(c.a),
         units::seconds(c.b),
         fmt_change(c.ratio),
+        if lo.is_finite() {
+            format!("{} to {}", fmt_change(lo), fmt_change(hi))
+        } else {
+            "-".into()
+        },
         fmt_p(c.p_holm),
         c.verdict.name().to_string(),
     ]
@@ -506,14 +518,14 @@ fn text_report(title: &str, rule: &str, ch: &[Change], notes: &[String]) -> Stri
     for c in ch {
         let mut row = cells_of(c).to_vec();
         if c.verdict.fails_gate() {
-            row[9] = row[9].to_uppercase();
+            row[10] = row[10].to_uppercase();
         }
         rows.push(row);
     }
     s.push_str(&table::align(
         &rows,
         &[
-            false, false, false, true, true, true, true, true, true, false,
+            false, false, false, true, true, true, true, true, true, true, false,
         ],
     ));
     for c in ch.iter().filter(|c| !c.why.is_empty()) {
@@ -534,14 +546,14 @@ fn markdown_report(
 ) -> String {
     let md_table = |rows: &mut dyn Iterator<Item = &Change>| {
         let mut t = format!(
-            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---|\n",
+            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
             COLUMNS.join(" | ")
         );
         for c in rows {
             let mut cells = cells_of(c);
             cells[1] = format!("`{}`", cells[1]);
             if c.verdict.fails_gate() {
-                cells[9] = format!("**{}**", cells[9]);
+                cells[10] = format!("**{}**", cells[10]);
             }
             let cells: Vec<String> = cells.iter().map(|x| x.replace('|', "\\|")).collect();
             let _ = writeln!(t, "| {} |", cells.join(" | "));

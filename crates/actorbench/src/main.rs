@@ -203,12 +203,17 @@ struct ViewArgs {
     /// work (wall for a session stored before work times were recorded).
     #[arg(long, value_enum, value_name = "work|wall|cpu")]
     metric: Option<Metric>,
+    /// Give ratios against this implementation's cell at the same core count instead of
+    /// against the fastest cell.
+    #[arg(long, value_name = "IMPL")]
+    baseline: Option<String>,
 }
 
 impl ViewArgs {
     fn view(&self) -> View {
         View {
             metric: self.metric,
+            baseline: self.baseline.clone(),
         }
     }
 }

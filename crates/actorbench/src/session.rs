@@ -260,6 +260,18 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let benches = suite.select_benchmarks(&opts.benches)?;
     let points = resolve_points(&suite, &benches, opts.profile, opts.sweep, &opts.params)?;
     let cores = resolve_cores(&opts.cores, "--cores")?;
+    if let Some(b) = &opts.view.baseline
+        && !chosen.iter().any(|i| &i.name == b)
+    {
+        crate::usage!(
+            "--baseline {b}: not among the implementations to run ({})",
+            chosen
+                .iter()
+                .map(|i| i.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if let Some(b) = opts.budget {
         if !(b.is_finite() && b > 0.0) {
             crate::usage!("--budget {b}: give a positive number of seconds");

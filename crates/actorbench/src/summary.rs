@@ -3,18 +3,26 @@
 //!
 //! Only measured runs (not warmups) that succeeded count toward the figures. Each of the
 //! three times (work, wall and CPU, see [`crate::metric`]) is summarised as a [`Spread`]:
-//! its values, median, min and max. Start-up is the median over runs of wall minus work;
+//! its values, median, min and max, the 95% bootstrap interval of the median and the
+//! coefficient of variation; a cell whose CV on the chosen metric is over [`NOISY_CV`] is
+//! *noisy*. Start-up is the median over runs of wall minus work;
 //! a cell whose start-up is more than [`STARTUP_SHARE_LIMIT`] of its median wall time is
 //! called out. The other figures are medians: CPU utilisation, peak RSS, context switches
 //! and the chameneos fairness figures. Every failed run, warmups included, is listed.
 //! Within a benchmark and parameter set, each cell's ratio is its median of the chosen
-//! metric over the fastest such median of that group.
+//! metric over the *reference* cell's: the fastest cell of the group, or with a baseline
+//! implementation (`--baseline`), that implementation's cell at the same core count. The
+//! ratio has its own 95% bootstrap interval (both cells resampled); a ratio whose interval
+//! spans 1.0 is *unresolved*: the runs cannot tell the cell from its reference.
 
 use serde::Serialize;
 
 use crate::metric::{self, Metric, STARTUP_SHARE_LIMIT};
 use crate::stats;
 use crate::store::RunRecord;
+
+/// A cell is noisy when the coefficient of variation of its chosen time is above this.
+pub const NOISY_CV: f64 = 0.05;
 
 /// One time of a cell over its successful measured runs.
 #[derive(Debug, Clone, Serialize, Default)]
@@ -27,6 +35,12 @@ pub struct Spread {
     pub min: f64,
     /// Largest.
     pub max: f64,
+    /// Lower end of the 95% bootstrap interval of the median (NaN for fewer than 2 values).
+    pub ci_low: f64,
+    /// Upper end of that interval.
+    pub ci_high: f64,
+    /// Coefficient of variation (NaN for fewer than 2 values).
+    pub cv: f64,
 }
 
 impl Spread {
@@ -37,12 +51,21 @@ impl Spread {
     /// assert_eq!((s.median, s.min, s.max), (2.0, 1.0, 3.0));
     /// ```
     pub fn of(values: Vec<f64>) -> Spread {
+        let (ci_low, ci_high) = stats::bootstrap_median(&values);
         Spread {
             median: stats::median(&values),
             min: stats::min(&values),
             max: stats::max(&values),
+            ci_low,
+            ci_high,
+            cv: stats::cv(&values),
             values,
         }
+    }
+
+    /// Half the interval's width as a share of the median (NaN without an interval).
+    pub fn half_width(&self) -> f64 {
+        (self.ci_high - self.ci_low) / 2.0 / self.median
     }
 }
 
@@ -71,9 +94,16 @@ pub struct CellSummary {
     pub startup: f64,
     /// Start-up over median wall time; NaN without work times.
     pub startup_share: f64,
-    /// The chosen metric's median over the fastest cell's median in its group (NaN when
-    /// none succeeded).
+    /// The chosen metric's median over the reference cell's (the fastest of its group, or
+    /// the baseline implementation's at the same cores); NaN when either has none.
     pub ratio: f64,
+    /// Lower end of the ratio's 95% bootstrap interval (NaN for the reference itself, or
+    /// with fewer than 2 runs on a side).
+    pub ratio_low: f64,
+    /// Upper end of that interval.
+    pub ratio_high: f64,
+    /// Whether this cell is its group's reference.
+    pub reference: bool,
     /// Median CPU utilisation ((user+sys)/wall).
     pub cpu_util: f64,
     /// Median peak RSS in bytes.
@@ -106,6 +136,17 @@ impl CellSummary {
     pub fn startup_dominates(&self) -> bool {
         self.startup_share > STARTUP_SHARE_LIMIT
     }
+
+    /// Whether `metric` varies by more than [`NOISY_CV`] from run to run.
+    pub fn noisy(&self, metric: Metric) -> bool {
+        self.time(metric).cv > NOISY_CV
+    }
+
+    /// Whether the ratio's interval spans 1.0 (the runs cannot tell this cell from its
+    /// reference).
+    pub fn unresolved(&self) -> bool {
+        !self.reference && self.ratio_low <= 1.0 && self.ratio_high >= 1.0
+    }
 }
 
 /// A benchmark and parameter set, with its cells.
@@ -117,15 +158,39 @@ pub struct Group {
     pub params: String,
     /// The time the ratios are on.
     pub metric: Metric,
+    /// What the ratios are against: `fastest`, or the baseline implementation.
+    pub reference: String,
     /// Its cells, by implementation (first-seen order) then cores.
     pub cells: Vec<CellSummary>,
 }
 
-/// How a session is summarised: on which time.
+/// How a session is summarised: on which time, against what.
 #[derive(Debug, Clone, Default)]
 pub struct View {
     /// `--metric`: `None` picks work time (or wall time for a session without work times).
     pub metric: Option<Metric>,
+    /// `--baseline`: ratios against this implementation (at the same cores) instead of
+    /// against the fastest cell.
+    pub baseline: Option<String>,
+}
+
+impl View {
+    /// Checks that the baseline, if any, is an implementation of `runs`.
+    pub fn check(&self, runs: &[RunRecord]) -> Result<(), crate::error::UsageError> {
+        match &self.baseline {
+            Some(b) if !runs.iter().any(|r| &r.implementation == b) => {
+                let mut names: Vec<&str> = runs.iter().map(|r| r.implementation.as_str()).collect();
+                names.dedup();
+                names.sort_unstable();
+                names.dedup();
+                Err(crate::error::UsageError::new(format!(
+                    "--baseline {b}: no such implementation in this session (it has: {})",
+                    names.join(", ")
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Groups and summarises runs with the default view (work time).
@@ -153,6 +218,7 @@ pub fn summarise_with(runs: &[RunRecord], view: &View) -> Vec<Group> {
                     bench: r.bench.clone(),
                     params: r.params.clone(),
                     metric,
+                    reference: view.baseline.clone().unwrap_or_else(|| "fastest".into()),
                     cells: Vec::new(),
                 });
                 groups.last_mut().unwrap()
@@ -185,17 +251,40 @@ pub fn summarise_with(runs: &[RunRecord], view: &View) -> Vec<Group> {
                 c.cores,
             )
         });
-        let fastest = g
-            .cells
-            .iter()
-            .map(|c| c.time(metric).median)
-            .filter(|m| m.is_finite())
-            .reduce(f64::min);
-        for c in &mut g.cells {
-            c.ratio = fastest.map_or(f64::NAN, |f| c.time(metric).median / f);
-        }
+        ratios(g, view.baseline.as_deref());
     }
     groups
+}
+
+/// Sets each cell's ratio to its reference and the ratio's interval.
+fn ratios(g: &mut Group, baseline: Option<&str>) {
+    let metric = g.metric;
+    let fastest = g
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.time(metric).median.is_finite())
+        .min_by(|a, b| a.1.time(metric).median.total_cmp(&b.1.time(metric).median))
+        .map(|(i, _)| i);
+    let reference_of = |c: &CellSummary| match baseline {
+        None => fastest,
+        Some(b) => g
+            .cells
+            .iter()
+            .position(|r| r.implementation == b && r.cores == c.cores)
+            .filter(|&i| g.cells[i].time(metric).median.is_finite()),
+    };
+    let refs: Vec<Option<usize>> = g.cells.iter().map(reference_of).collect();
+    let spreads: Vec<Spread> = g.cells.iter().map(|c| c.time(metric).clone()).collect();
+    for (i, (c, r)) in g.cells.iter_mut().zip(refs).enumerate() {
+        let Some(r) = r else { continue };
+        let (mine, theirs) = (&spreads[i], &spreads[r]);
+        c.ratio = mine.median / theirs.median;
+        c.reference = i == r;
+        if !c.reference {
+            (c.ratio_low, c.ratio_high) = stats::bootstrap_ratio(&mine.values, &theirs.values);
+        }
+    }
 }
 
 fn empty_cell(r: &RunRecord) -> CellSummary {
@@ -212,6 +301,9 @@ fn empty_cell(r: &RunRecord) -> CellSummary {
         startup: f64::NAN,
         startup_share: f64::NAN,
         ratio: f64::NAN,
+        ratio_low: f64::NAN,
+        ratio_high: f64::NAN,
+        reference: false,
         cpu_util: f64::NAN,
         max_rss_bytes: f64::NAN,
         voluntary_switches: f64::NAN,

@@ -74,6 +74,9 @@ fn run_writes_a_report_with_every_figure() {
         "Start-up per implementation and core count",
         "median start-up",
         "Median work time at the highest core count",
+        "with its 95% bootstrap interval under it",
+        "bars are the 95% bootstrap interval of the median",
+        "CI95 ±",
     ] {
         assert!(html.contains(needle), "report lacks {needle}");
     }

@@ -542,7 +542,7 @@ fn work_time_is_required_and_start_up_is_derived() {
     // The table carries work, wall and start-up, ratios on work time, and calls out a
     // start-up over 20% of the wall time.
     assert!(
-        stdout.contains("ratios on work time (--metric work|wall|cpu)"),
+        stdout.contains("CV on work time (--metric work|wall|cpu)"),
         "{stdout}"
     );
     let header = stdout
@@ -561,7 +561,7 @@ fn work_time_is_required_and_start_up_is_derived() {
     // fastest by far.
     let (shown, _) = text(&fx.run(&["show", "--metric", "wall"]));
     assert!(
-        shown.contains("ratios on wall time") && shown.contains("vs fastest (wall)"),
+        shown.contains("CV on wall time") && shown.contains("vs fastest (wall)"),
         "{shown}"
     );
     let row = |name: &str| {

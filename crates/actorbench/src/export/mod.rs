@@ -3,10 +3,12 @@
 //! - [`json::Json`]: the session, its implementations, every run and the per-cell
 //!   summaries, for programs;
 //! - [`csv::Csv`]: one row per run, every figure, for spreadsheets and data frames;
+//! - [`cells_csv::CellsCsv`]: one row per cell, its summary with intervals and flags;
 //! - [`markdown::Markdown`]: the summary tables and failures, for a pull request or a doc.
 //!
 //! Adding a format is one new file and one line in [`Format::exporter`].
 
+pub mod cells_csv;
 pub mod csv;
 pub mod json;
 pub mod markdown;
@@ -31,6 +33,8 @@ pub enum Format {
     Json,
     /// CSV: one row per run.
     Csv,
+    /// CSV: one row per cell, with intervals and flags.
+    CellsCsv,
     /// Markdown: summary tables and failures.
     Markdown,
 }
@@ -41,6 +45,7 @@ impl Format {
         match self {
             Format::Json => Box::new(json::Json),
             Format::Csv => Box::new(csv::Csv),
+            Format::CellsCsv => Box::new(cells_csv::CellsCsv),
             Format::Markdown => Box::new(markdown::Markdown),
         }
     }

@@ -2,10 +2,12 @@
 //! the terminal table ([`super::table`]) and the Markdown export, so both say the same.
 //!
 //! Per cell: implementation, cores, median work time, median wall (process) time, median
-//! start-up (wall - work), the ratio to the fastest on the chosen metric, CPU utilisation,
-//! peak RSS, context switches, chameneos fairness when the group has it, successful over
-//! measured runs, and notes: what a reader must not miss about the cell (start-up over
-//! 20% of its wall time).
+//! start-up (wall - work), the half-width of the 95% interval of the chosen metric's
+//! median (as a share of it) and its coefficient of variation, the ratio to the reference
+//! (the fastest, or `--baseline`) with its 95% interval, CPU utilisation, peak RSS,
+//! context switches, chameneos fairness when the group has it, successful over measured
+//! runs, and notes: what a reader must not miss about the cell (noisy, unresolved ratio,
+//! start-up over 20% of its wall time).
 
 use crate::metric::Metric;
 use crate::output::units;
@@ -25,7 +27,10 @@ pub fn header(g: &Group) -> Vec<String> {
     if g.metric == Metric::Cpu {
         h.push("CPU time".into());
     }
-    h.push(format!("vs fastest ({})", g.metric.name()));
+    h.push("CI95 ±".into());
+    h.push("CV".into());
+    h.push(format!("vs {} ({})", g.reference, g.metric.name()));
+    h.push("ratio CI95".into());
     for s in ["CPU", "peak RSS", "ctx vol/invol"] {
         h.push(s.into());
     }
@@ -57,7 +62,19 @@ pub fn row(g: &Group, c: &CellSummary) -> Vec<String> {
     if g.metric == Metric::Cpu {
         row.push(units::seconds(c.cpu_time.median));
     }
+    let t = c.time(g.metric);
+    row.push(if t.half_width().is_finite() {
+        format!("±{}", units::percent1(t.half_width()))
+    } else {
+        "-".into()
+    });
+    row.push(units::percent1(t.cv));
     row.push(units::ratio(c.ratio));
+    row.push(if c.ratio_low.is_finite() {
+        format!("{:.2}-{:.2}", c.ratio_low, c.ratio_high)
+    } else {
+        "-".into()
+    });
     row.push(units::percent(c.cpu_util));
     row.push(units::bytes(c.max_rss_bytes));
     row.push(format!(
@@ -72,13 +89,22 @@ pub fn row(g: &Group, c: &CellSummary) -> Vec<String> {
         });
     }
     row.push(format!("{}/{}", c.ok, c.measured));
-    row.push(notes(c).join("; "));
+    row.push(notes(g, c).join("; "));
     row
 }
 
 /// What a reader must not miss about a cell, in short words.
-pub fn notes(c: &CellSummary) -> Vec<String> {
+pub fn notes(g: &Group, c: &CellSummary) -> Vec<String> {
     let mut n = Vec::new();
+    if c.noisy(g.metric) {
+        n.push(format!(
+            "noisy (CV {})",
+            units::percent1(c.time(g.metric).cv)
+        ));
+    }
+    if c.unresolved() {
+        n.push(format!("unresolved vs {}", g.reference));
+    }
     if c.startup_dominates() {
         n.push(format!(
             "start-up {} of wall",

@@ -61,6 +61,15 @@ pub fn percent(u: f64) -> String {
     }
 }
 
+/// A share as a percentage with one decimal, `2.1%`; `-` for NaN.
+pub fn percent1(u: f64) -> String {
+    if u.is_finite() {
+        format!("{:.1}%", u * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,7 @@ td.l, th.l { text-align: left; }
 td.fail { color: #b00020; font-weight: 600; }
 tr.gm td { font-weight: 700; border-top: 2px solid #c9ced8; }
 .ratio { display: inline-block; min-width: 3.6em; padding: 0 6px; border-radius: 4px; margin-top: 2px; }
+.unresolved { outline: 2px dashed #7a8699; outline-offset: 1px; }
 .scroll { overflow-x: auto; }
 table.summary td, table.summary th { white-space: normal; }
 table.summary td.t { text-align: center; min-width: 6.5em; }
@@ -139,7 +140,7 @@ pub fn render(
     if let Some(note) = &metric_note {
         let _ = write!(h, "<p class=\"banner\">{}</p>", esc(note));
     }
-    summary_table(&mut h, &vs, metric);
+    summary_table(&mut h, &vs, metric, view.baseline.as_deref());
     h.push_str("</section>");
 
     // Failures.
@@ -344,7 +345,7 @@ pub fn render(
 
 /// The summary: per benchmark (rows) and implementation (columns), the headline cell's
 /// median and ratio; the last row is each implementation's geometric mean of ratios.
-fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
+fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric, baseline: Option<&str>) {
     let mut impls: Vec<String> = Vec::new();
     for v in vs {
         for i in &v.implementations {
@@ -356,10 +357,16 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
     let _ = write!(
         h,
         "<p class=\"note\">Median {} at the highest core count and the largest parameter set of each benchmark; \
-         the coloured figure is the ratio to the fastest implementation (1.00 is fastest). The last row is the \
+         the coloured figure is the ratio to {} (1.00 is the reference), with its 95% bootstrap interval under it; \
+         <span class=\"unresolved\">a dashed outline</span> marks a ratio whose interval spans 1.00 (unresolved: the runs \
+         cannot tell it from the reference). The last row is the \
          geometric mean of each implementation's ratios over the benchmarks it completed.</p>\
          <div class=\"scroll\"><table class=\"summary\"><tr><th class=\"l\">benchmark</th><th class=\"l\">parameters</th><th>cores</th>",
-        metric.label()
+        metric.label(),
+        baseline.map_or("the fastest implementation".to_string(), |b| format!(
+            "{} at the same core count",
+            esc(b)
+        ))
     );
     for i in &impls {
         let _ = write!(h, "<th>{}</th>", esc(i));
@@ -374,12 +381,14 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
                 .iter()
                 .find(|c| c.implementation == imp && c.cores == k)
         };
-        let fastest = impls
-            .iter()
-            .filter_map(|i| cell(i))
-            .map(|c| c.time(metric).median)
-            .filter(|m| m.is_finite())
-            .reduce(f64::min);
+        let reference = match baseline {
+            Some(b) => cell(b).filter(|c| c.time(metric).median.is_finite()),
+            None => impls
+                .iter()
+                .filter_map(|i| cell(i))
+                .filter(|c| c.time(metric).median.is_finite())
+                .min_by(|a, b| a.time(metric).median.total_cmp(&b.time(metric).median)),
+        };
         let _ = write!(
             h,
             "<tr><td class=\"l\"><a href=\"#bench-{0}\">{0}</a></td><td class=\"l\"><code>{1}</code></td><td>{k}</td>",
@@ -397,8 +406,23 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
                     );
                 }
                 Some(c) => {
-                    let r = fastest.map_or(f64::NAN, |f| c.time(metric).median / f);
-                    ratios[j].push(r);
+                    let r = reference
+                        .map_or(f64::NAN, |f| c.time(metric).median / f.time(metric).median);
+                    if r.is_finite() {
+                        ratios[j].push(r);
+                    }
+                    let (lo, hi) = match reference {
+                        Some(f) if !std::ptr::eq(f, c) => {
+                            stats::bootstrap_ratio(&c.time(metric).values, &f.time(metric).values)
+                        }
+                        _ => (f64::NAN, f64::NAN),
+                    };
+                    let unresolved = lo <= 1.0 && hi >= 1.0;
+                    let interval = if lo.is_finite() {
+                        format!("<span class=\"time note\">{lo:.2}–{hi:.2}</span>")
+                    } else {
+                        String::new()
+                    };
                     let warn = if c.ok < c.measured {
                         format!(
                             " <span class=\"fail\" title=\"failed runs\">✗{}</span>",
@@ -409,10 +433,16 @@ fn summary_table(h: &mut String, vs: &[BenchView<'_>], metric: Metric) {
                     };
                     let _ = write!(
                         h,
-                        "<td class=\"t\"><span class=\"time\">{}</span><span class=\"ratio\" style=\"background:{}\">{:.2}×</span>{warn}</td>",
+                        "<td class=\"t\"><span class=\"time\">{}</span><span class=\"ratio{}\" style=\"background:{}\"{}>{}</span>{warn}{interval}</td>",
                         units::seconds(c.time(metric).median),
+                        if unresolved { " unresolved" } else { "" },
                         ratio_color(r),
-                        r
+                        if unresolved {
+                            " title=\"unresolved: the interval spans 1.00\""
+                        } else {
+                            ""
+                        },
+                        units::ratio(r).replace('x', "×")
                     );
                 }
             }

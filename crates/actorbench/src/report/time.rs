@@ -1,13 +1,13 @@
 //! Time against the swept parameter (thesis Figs. 4, 7, 12), one line per implementation
-//! at the highest core count (bold) and the lowest (thin), each point the median with its
-//! min-max bar. A session without a sweep gets time against cores. The time is the view's
+//! at the highest core count (bold) and the lowest (thin), each point the median with the
+//! 95% bootstrap interval of the median as its bar (min to max when a cell has one run). A session without a sweep gets time against cores. The time is the view's
 //! metric: work time unless another was chosen.
 
 use anyhow::Result;
 
 use super::chart::{self, LineChart, Point, Series, Unit};
 use super::{BenchView, Figure, stem};
-use crate::stats;
+use crate::summary::Spread;
 
 /// The time figure of a benchmark.
 pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
@@ -22,7 +22,8 @@ pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
     Ok(Figure {
         name: stem(&[&v.bench, "time"]),
         title: format!("{}: {} {what}", v.bench, metric.label()),
-        caption: "Median of the measured runs; bars span min to max; red crosses mark failed runs."
+        caption: "Median of the measured runs; bars are the 95% bootstrap interval of the median; red crosses mark \
+                  failed runs."
             .into(),
         svg: chart::line_chart(&c)?,
     })
@@ -52,11 +53,17 @@ pub fn by_x(
                 r.params == params && r.implementation == imp && r.cores == cores && !r.ok()
             })
             .count();
+        let s = Spread::of(vals);
+        let (lo, hi) = if s.ci_low.is_finite() {
+            (s.ci_low, s.ci_high)
+        } else {
+            (s.min, s.max)
+        };
         Point {
             x,
-            y: stats::median(&vals),
-            lo: stats::min(&vals),
-            hi: stats::max(&vals),
+            y: s.median,
+            lo,
+            hi,
             failed,
         }
     };

@@ -52,6 +52,11 @@ case $mode in
   alloc) exec python3 -c "import time; t = time.monotonic(); x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 )) seconds=%.9f' % max(time.monotonic() - t, 1e-9))" ;;
   cpus) answer " cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2) threads=$FAKE_THREADS" ;;
   slow) sleep 0.3; answer "" ;;
+  steady) sleep 0.1; answer "" ;;
+  jitter)
+    n=$(cat jitter.count 2>/dev/null || echo 0); echo $(( n + 1 )) > jitter.count
+    if [ $(( n % 2 )) = 0 ]; then sleep 0.05; else sleep 0.15; fi
+    answer "" ;;
   contract)
     # A fake that also honours the contract's bad-input rules (for verify).
     for a in "$@"; do
