@@ -131,7 +131,10 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     if data.runs.is_empty() {
         println!("no runs were recorded in this session");
     } else {
-        print_tables(&data.runs, view);
+        if let Some(line) = repetitions_line(&data.session.settings) {
+            println!("{line}");
+        }
+        print_tables(&data, view);
     }
     Ok(0)
 }
@@ -186,8 +189,8 @@ pub fn report(
 
 /// Prints a session's tables as `run` and `show` do: a line naming the metric the ratios
 /// are on (and why, when it fell back to wall time), then the table per benchmark.
-pub fn print_tables(runs: &[crate::store::RunRecord], view: &View) {
-    let (m, note) = metric::resolve(view.metric, runs);
+pub fn print_tables(data: &crate::store::SessionData, view: &View) {
+    let (m, note) = metric::resolve(view.metric, &data.runs);
     if let Some(note) = note {
         println!("note: {note}");
     }
@@ -197,5 +200,27 @@ pub fn print_tables(runs: &[crate::store::RunRecord], view: &View) {
         m.label()
     );
     println!();
-    print!("{}", table::render(&summary::summarise_with(runs, view)));
+    print!("{}", table::render(&summary::summarise_session(data, view)));
+}
+
+/// `repetitions: 3 to 10 runs per cell ...; 40 cells reached the target ...`, from a
+/// session's stored settings; `None` for sessions that predate it.
+pub fn repetitions_line(settings: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(settings).ok()?;
+    let r = &v["repetitions"];
+    let mode = match r["mode"].as_str()? {
+        "fixed" => format!("{} per cell (--reps)", r["reps"]),
+        _ => format!(
+            "{} to {} per cell, until the 95% interval is within ±{}% of the median",
+            r["min_reps"], r["max_reps"], r["target_ci_pct"]
+        ),
+    };
+    let budget = match (v["budget_s"].as_f64(), v["budget_from"].as_str()) {
+        (Some(b), Some(from)) => format!("; budget {} ({from})", units::seconds(b)),
+        _ => String::new(),
+    };
+    let outcome = v["outcome"]["stops"]
+        .as_str()
+        .map_or(String::new(), |s| format!("; {s}"));
+    Some(format!("repetitions: {mode}{budget}{outcome}"))
 }

@@ -6,13 +6,15 @@
 //!
 //! - [`suite`] parses and validates `suite.toml` (with [`template`] for command lines);
 //! - [`contract`] and [`params`] know the benchmarks' parameters and ranges;
-//! - [`plan`] lays out the run matrix and its order;
+//! - [`plan`] lays out the run matrix and its order, and [`repetitions`] decides how many
+//!   measured runs each cell gets;
 //! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
 //!   output), and [`measure`] turns `wait4` rusage into figures;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
-//! - [`session`] drives `actorbench run`, running each [`trial`]; [`verify`] checks the
+//! - [`session`] drives `actorbench run`, running each [`trial`] in the order and for as
+//!   long as [`rounds`] says; [`verify`] checks the
 //!   implementations against the test vectors and [`peers`] probes and installs toolchains
 //!   ([`toolchain`]);
 //! - [`stats`] and [`summary`] reduce runs on the time [`metric`] picks, [`output`] prints them, [`export`] writes them,
@@ -35,7 +37,9 @@ pub mod output;
 pub mod params;
 pub mod peers;
 pub mod plan;
+pub mod repetitions;
 pub mod report;
+pub mod rounds;
 pub mod session;
 pub mod stats;
 pub mod store;

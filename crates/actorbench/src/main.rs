@@ -152,18 +152,30 @@ struct RunArgs {
     /// Core counts (default: every count from 1 to the number of CPUs).
     #[arg(long, value_delimiter = ',', value_name = "1,2")]
     cores: Vec<usize>,
-    /// Measured runs per cell.
-    #[arg(long, default_value_t = 5)]
-    reps: u32,
+    /// Measured runs per cell, fixed (otherwise adaptive: see --min-reps, --max-reps,
+    /// --target-ci). Not cut short by the quick profile's default budget.
+    #[arg(long, value_name = "N")]
+    reps: Option<u32>,
+    /// Adaptive: fewest measured runs per cell [default: 3].
+    #[arg(long, value_name = "N")]
+    min_reps: Option<u32>,
+    /// Adaptive: most measured runs per cell [default: 10].
+    #[arg(long, value_name = "N")]
+    max_reps: Option<u32>,
+    /// Adaptive: stop a cell once the 95% interval of its median is within ±P% of it
+    /// [default: 2].
+    #[arg(long, value_name = "P")]
+    target_ci: Option<f64>,
     /// Warmup runs per cell (kept, not counted).
     #[arg(long, default_value_t = 1)]
     warmup: u32,
     /// Seconds each run may take before its process group is killed.
     #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     timeout: f64,
-    /// Time budget in seconds: after each full round (every cell once), stop when the
-    /// next round would not fit; at least one measured round always runs. The quick
-    /// profile defaults to 600 (the main job fits in about 10 minutes); 0 means no budget.
+    /// Time budget in seconds: after each round, stop when the next round would not fit;
+    /// at least one measured round always runs. The quick profile with adaptive
+    /// repetitions defaults to 600 (the main job fits in about 10 minutes); an explicit
+    /// --reps gets no default budget; 0 means no budget.
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
     /// Run order.
@@ -233,10 +245,13 @@ fn main() -> ExitCode {
             sweep: a.sweep,
             cores: a.cores,
             reps: a.reps,
+            min_reps: a.min_reps,
+            max_reps: a.max_reps,
+            target_ci: a.target_ci,
             warmup: a.warmup,
             timeout: a.timeout,
             order: a.order,
-            budget: session::effective_budget(a.budget, a.profile, a.sweep, a.order),
+            budget: a.budget,
             seed: a.shuffle_seed,
             db: cli.db,
             export_json: a.export_json,

@@ -116,14 +116,15 @@ pub fn schedule(
         Order::Interleaved => {
             for i in 0..per_cell {
                 let (rep, warm) = phase(i);
-                for start in (0..n_cells).step_by(group) {
-                    let size = group.min(n_cells - start);
-                    jobs.extend((0..size).map(|j| Job {
-                        cell: start + (j + i as usize) % size,
-                        rep,
-                        warmup: warm,
-                    }));
-                }
+                jobs.extend(
+                    round(n_cells, group, i, |_| true)
+                        .into_iter()
+                        .map(|cell| Job {
+                            cell,
+                            rep,
+                            warmup: warm,
+                        }),
+                );
             }
         }
         Order::Grouped => {
@@ -160,6 +161,34 @@ pub fn schedule(
         }
     }
     jobs
+}
+
+/// The cells of interleaved round number `round` (from 0) that `active` keeps, in the
+/// round's order: groups of `group` consecutive cells (the implementations of one
+/// benchmark point and core count), each group starting at its `round`-th cell and
+/// wrapping around, so that every implementation takes its turn at going first.
+///
+/// ```
+/// let r = actorbench::plan::round(6, 3, 1, |c| c != 4);
+/// assert_eq!(r, [1, 2, 0, 5, 3]);
+/// ```
+pub fn round(
+    n_cells: usize,
+    group: usize,
+    round: u32,
+    active: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let group = group.max(1);
+    let mut out = Vec::with_capacity(n_cells);
+    for start in (0..n_cells).step_by(group) {
+        let size = group.min(n_cells - start);
+        out.extend(
+            (0..size)
+                .map(|j| start + (j + round as usize) % size)
+                .filter(|&c| active(c)),
+        );
+    }
+    out
 }
 
 /// SplitMix64: a tiny, well-mixed generator; enough to shuffle a run order reproducibly.

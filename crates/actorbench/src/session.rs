@@ -26,6 +26,8 @@ use crate::export::{self, Format};
 use crate::host;
 use crate::params::{self, Params};
 use crate::plan::{self, Order};
+use crate::repetitions::{Repetitions, Stop};
+use crate::rounds;
 use crate::store::{CellRecord, ImplRecord, SessionRecord, Store};
 use crate::suite::{self, Implementation, Profile, Suite};
 use crate::summary::{self, View};
@@ -49,8 +51,14 @@ pub struct RunOptions {
     pub sweep: bool,
     /// `--cores` (empty: 1 to the number of CPUs).
     pub cores: Vec<usize>,
-    /// `--reps`.
-    pub reps: u32,
+    /// `--reps`: a fixed number of measured runs per cell.
+    pub reps: Option<u32>,
+    /// `--min-reps` (adaptive).
+    pub min_reps: Option<u32>,
+    /// `--max-reps` (adaptive).
+    pub max_reps: Option<u32>,
+    /// `--target-ci`: target half-width of the 95% interval, percent of the median.
+    pub target_ci: Option<f64>,
     /// `--warmup`.
     pub warmup: u32,
     /// `--timeout` in seconds.
@@ -59,7 +67,9 @@ pub struct RunOptions {
     pub order: Order,
     /// `--seed` for the random order.
     pub seed: Option<u64>,
-    /// `--budget` in seconds: stop at a round boundary when the next round would not fit.
+    /// `--budget` in seconds as given (0: none): stop at a round boundary when the next
+    /// round would not fit. Without it, adaptive quick-profile sessions get
+    /// [`QUICK_BUDGET_SECONDS`].
     pub budget: Option<f64>,
     /// `--db`.
     pub db: Option<PathBuf>,
@@ -225,25 +235,29 @@ pub fn probe<'a>(
 
 /// The quick profile's default time budget: the main job (`actorbench run` with no flags)
 /// runs eight implementations x twelve benchmarks x every core count, about 110 s a round
-/// on this project's 2-core machine, so five measured rounds plus a warmup would take 11 to
-/// 12 minutes; the budget keeps it to about 10 and stops at a round boundary, so every
-/// cell still has the same number of measured runs, and the session says so.
+/// on this project's 2-core machine; with adaptive repetitions (up to 10 runs a cell) it
+/// could take half an hour, so the budget keeps it to about 10 minutes, stopping at a round
+/// boundary, and the session says so. It applies only when the number of runs is
+/// adaptive: an explicit `--reps` is never cut short by a default.
 pub const QUICK_BUDGET_SECONDS: f64 = 600.0;
 
 /// The budget a session runs with: `--budget` as given (0 meaning none), else
-/// [`QUICK_BUDGET_SECONDS`] for a plain quick-profile session in interleaved order, else none.
+/// [`QUICK_BUDGET_SECONDS`] for a plain quick-profile session in interleaved order with
+/// adaptive repetitions, else none.
 pub fn effective_budget(
     given: Option<f64>,
     profile: crate::suite::Profile,
     sweep: bool,
     order: crate::plan::Order,
+    fixed_reps: bool,
 ) -> Option<f64> {
     match given {
         Some(0.0) => None,
         Some(b) => Some(b),
         None if profile == crate::suite::Profile::Quick
             && !sweep
-            && order == crate::plan::Order::Interleaved =>
+            && order == crate::plan::Order::Interleaved
+            && !fixed_reps =>
         {
             Some(QUICK_BUDGET_SECONDS)
         }
@@ -272,7 +286,15 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
                 .join(", ")
         );
     }
-    if let Some(b) = opts.budget {
+    let reps = Repetitions::from_flags(opts.reps, opts.min_reps, opts.max_reps, opts.target_ci)
+        .map_err(UsageError::new)?;
+    if !reps.is_fixed() && opts.order == Order::Random {
+        crate::usage!(
+            "--order random shuffles a fixed number of runs: give --reps N (adaptive repetitions need \
+             --order interleaved or grouped)"
+        );
+    }
+    if let Some(b) = opts.budget.filter(|&b| b != 0.0) {
         if !(b.is_finite() && b > 0.0) {
             crate::usage!("--budget {b}: give a positive number of seconds");
         }
@@ -280,9 +302,32 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             crate::usage!("--budget works by whole rounds, so it needs --order interleaved");
         }
     }
-    if opts.reps == 0 {
-        crate::usage!("--reps 0: a session needs at least one measured run per cell");
-    }
+    let budget = effective_budget(
+        opts.budget,
+        opts.profile,
+        opts.sweep,
+        opts.order,
+        reps.is_fixed(),
+    );
+    let budget_note = match (opts.budget, budget) {
+        (None, Some(b)) => Some(format!(
+            "the {} profile's default budget of {} applies (--budget S to change it, 0 for none)",
+            opts.profile.name(),
+            crate::output::units::seconds(b)
+        )),
+        (None, None)
+            if reps.is_fixed()
+                && effective_budget(None, opts.profile, opts.sweep, opts.order, false)
+                    .is_some() =>
+        {
+            Some(format!(
+                "{}: the {} profile's default budget is not applied to a fixed count (give --budget S to cap the time)",
+                reps.describe(),
+                opts.profile.name()
+            ))
+        }
+        _ => None,
+    };
     if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
         crate::usage!(
             "--timeout {}: give a positive number of seconds",
@@ -347,9 +392,17 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let settings = serde_json::json!({
-        "reps": opts.reps, "warmup": opts.warmup, "timeout_s": opts.timeout, "order": opts.order.name(),
-        "seed": seed, "cores": cores, "sweep": opts.sweep, "budget_s": opts.budget,
+    let metric = crate::metric::resolve(opts.view.metric, &[]).0;
+    let mut settings = serde_json::json!({
+        "repetitions": reps.to_json(), "warmup": opts.warmup, "timeout_s": opts.timeout,
+        "order": opts.order.name(), "seed": seed, "cores": cores, "sweep": opts.sweep,
+        "budget_s": budget,
+        "budget_from": match (opts.budget, budget) {
+            (_, None) => "none",
+            (Some(_), Some(_)) => "--budget",
+            (None, Some(_)) => "profile default",
+        },
+        "metric": metric.name(),
         "benchmarks": benches.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "params": opts.params,
     });
@@ -431,44 +484,30 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     // 4. Run.
     let impl_names: Vec<String> = runnable.iter().map(|i| i.name.clone()).collect();
     let cells = plan::cells(&points, &impl_names, &cores);
-    let jobs = plan::schedule(
-        cells.len(),
-        impl_names.len(),
-        opts.warmup,
-        opts.reps,
-        opts.order,
+    if let Some(note) = &budget_note {
+        eprintln!("{note}");
+    }
+    eprintln!("repetitions: {}", reps.describe());
+    let plan = rounds::Plan {
+        cells: cells.len(),
+        group: impl_names.len(),
+        warmup: opts.warmup,
+        reps,
+        order: opts.order,
         seed,
-    );
+        budget,
+        metric,
+    };
     let timeout = Duration::from_secs_f64(opts.timeout);
     let started = Instant::now();
-    let bar = progress_bar(jobs.len() as u64);
-    let mut done = 0usize;
-    let mut failed = 0usize;
+    let most = cells.len() * (opts.warmup + reps.max()) as usize;
+    let bar = progress_bar(most as u64);
     let mut reported = vec![false; cells.len()];
-    let mut measured = vec![0i64; cells.len()];
-    let mut round_started = Instant::now();
-    let mut last_round = Duration::ZERO;
-    let mut budget_stop: Option<u32> = None;
-    for (seq, job) in jobs.iter().enumerate() {
+    let mut failed = 0usize;
+    let mut next_note = 0.1;
+    let outcome = rounds::run(&plan, |job, seq, remaining| {
         if exec::interrupted() {
-            break;
-        }
-        // --budget: at each round boundary (interleaved order), stop when the next round
-        // would not fit, once at least one measured round is done.
-        if let Some(budget) = opts.budget
-            && seq > 0
-            && seq % cells.len() == 0
-        {
-            last_round = round_started.elapsed();
-            round_started = Instant::now();
-            let measured_done =
-                (seq / cells.len()) as u32 - opts.warmup.min((seq / cells.len()) as u32);
-            if measured_done >= 1
-                && started.elapsed() + last_round > Duration::from_secs_f64(budget)
-            {
-                budget_stop = Some(measured_done);
-                break;
-            }
+            return Ok(None);
         }
         let cell = &cells[job.cell];
         let imp = suite
@@ -483,16 +522,14 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             timeout,
             dir: &suite.dir,
         };
-        let Some(mut rec) = trial::run(&t) else { break };
+        let Some(mut rec) = trial::run(&t) else {
+            return Ok(None);
+        };
         rec.session_id = session;
         rec.seq = seq as i64;
         rec.rep = job.rep as i64;
         rec.warmup = job.warmup;
         store.insert_run(&rec)?;
-        done += 1;
-        if !job.warmup {
-            measured[job.cell] += 1;
-        }
         if !rec.ok() {
             failed += 1;
             // The first failure of each cell is shown now; all are listed at the end.
@@ -502,49 +539,65 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
                 bar.suspend(|| eprintln!("FAILED {} {}: {line}", rec.bench, rec.params));
             }
         }
+        let done = seq + 1;
+        bar.set_length((done + remaining) as u64);
         bar.inc(1);
-        if bar.is_hidden() && (done.is_multiple_of((jobs.len() / 10).max(1)) || done == jobs.len())
-        {
+        let share = done as f64 / (done + remaining).max(1) as f64;
+        if bar.is_hidden() && (share >= next_note || remaining == 0) {
+            next_note = (share * 10.0).floor() / 10.0 + 0.1;
             eprintln!(
-                "[{done}/{}] {:.0}% after {}, {failed} failed",
-                jobs.len(),
-                100.0 * done as f64 / jobs.len() as f64,
+                "[{done}/at most {}] after {}, {failed} failed",
+                done + remaining,
                 crate::output::units::seconds(started.elapsed().as_secs_f64())
             );
         }
-    }
+        Ok(Some(rec))
+    })?;
     bar.finish_and_clear();
-    if let Some(reps) = budget_stop {
+    let done = outcome.done;
+    if let Some(round) = outcome.budget_stopped {
+        let per_cell: Vec<u32> = outcome
+            .stops
+            .iter()
+            .zip(&outcome.measured)
+            .filter(|(s, _)| **s == Some(Stop::Budget))
+            .map(|(_, &m)| m)
+            .collect();
         eprintln!(
-            "--budget {}s: stopped after {reps} measured rep{} per cell (a round takes about {}); {} of {} planned runs done",
-            opts.budget.unwrap_or(0.0),
-            if reps == 1 { "" } else { "s" },
-            crate::output::units::seconds(last_round.as_secs_f64()),
-            done,
-            jobs.len()
+            "--budget {}: stopped {} cell{} after {} measured run{} (the last round took {}); {done} runs done",
+            crate::output::units::seconds(budget.unwrap_or(0.0)),
+            per_cell.len(),
+            if per_cell.len() == 1 { "" } else { "s" },
+            range_text(&per_cell),
+            if per_cell.iter().all(|&m| m == 1) {
+                ""
+            } else {
+                "s"
+            },
+            crate::output::units::seconds(round.as_secs_f64()),
         );
     }
-
-    let stop = if exec::interrupted() {
-        "interrupted"
-    } else if budget_stop.is_some() {
-        "budget"
-    } else {
-        "reps"
-    };
     let cell_records: Vec<CellRecord> = cells
         .iter()
-        .zip(&measured)
-        .map(|(c, &m)| CellRecord {
+        .zip(outcome.measured.iter().zip(&outcome.stops))
+        .map(|(c, (&m, stop))| CellRecord {
             implementation: c.implementation.clone(),
             bench: c.bench.clone(),
             params: c.params.to_string(),
             cores: c.cores as i64,
-            measured: m,
-            stop: stop.into(),
+            measured: m as i64,
+            stop: stop.unwrap_or(Stop::Interrupted).name().into(),
         })
         .collect();
     store.put_cells(session, &cell_records)?;
+    let stops = stop_counts(&cell_records);
+    eprintln!("repetitions: {stops}");
+    settings["outcome"] = serde_json::json!({
+        "runs": done,
+        "measured_per_cell": range_text(&outcome.measured),
+        "stops": stops,
+    });
+    store.set_settings(session, &settings.to_string())?;
     if exec::interrupted() {
         store.end_session(session, "interrupted", &host::now_rfc3339())?;
         eprintln!(
@@ -559,7 +612,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     // 5. Present.
     let record = store.session(session)?.expect("just written");
     let data = store.load(&record)?;
-    crate::commands::print_tables(&data.runs, &opts.view);
+    crate::commands::print_tables(&data, &opts.view);
     for i in data
         .implementations
         .iter()
@@ -595,6 +648,55 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     Ok(0)
 }
 
+/// `3` or `3 to 10` for the smallest and largest of some counts.
+fn range_text(xs: &[u32]) -> String {
+    match (xs.iter().min(), xs.iter().max()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a} to {b}"),
+        _ => "0".into(),
+    }
+}
+
+/// `40 cells reached the target (3 to 5 runs), 8 stopped at max-reps (10)`: how the
+/// cells' repetitions ended.
+pub fn stop_counts(cells: &[CellRecord]) -> String {
+    let mut kinds: Vec<(&str, Vec<u32>)> = Vec::new();
+    for c in cells {
+        match kinds.iter_mut().find(|(k, _)| *k == c.stop) {
+            Some((_, v)) => v.push(c.measured as u32),
+            None => kinds.push((&c.stop, vec![c.measured as u32])),
+        }
+    }
+    kinds
+        .iter()
+        .map(|(k, v)| {
+            let one = v.len() == 1;
+            let were = if one { "was" } else { "were" };
+            let what = match *k {
+                "reps" => "got its fixed count".to_string(),
+                "target-ci" => "reached the target interval".to_string(),
+                "max-reps" => "stopped at --max-reps before the target".to_string(),
+                "failing" => "stopped after failing every run".to_string(),
+                "budget" => format!("{were} stopped by the budget"),
+                _ => format!("{were} interrupted"),
+            };
+            let what = if one {
+                what
+            } else {
+                what.replace("got its", "got their")
+            };
+            format!(
+                "{} cell{} {what} ({} measured run{})",
+                v.len(),
+                if one { "" } else { "s" },
+                range_text(v),
+                if v.iter().all(|&m| m == 1) { "" } else { "s" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn db_flag(db: Option<&Path>) -> String {
     db.map(|p| format!(" --db {}", host::quote(&p.display().to_string())))
         .unwrap_or_default()
@@ -621,21 +723,31 @@ mod budget_tests {
 
     #[test]
     fn the_quick_main_job_gets_a_budget_and_zero_turns_it_off() {
-        let quick = |given| effective_budget(given, Profile::Quick, false, Order::Interleaved);
+        let quick =
+            |given| effective_budget(given, Profile::Quick, false, Order::Interleaved, false);
         assert_eq!(quick(None), Some(QUICK_BUDGET_SECONDS));
         assert_eq!(quick(Some(0.0)), None);
         assert_eq!(quick(Some(90.0)), Some(90.0));
         assert_eq!(
-            effective_budget(None, Profile::Seed, false, Order::Interleaved),
+            effective_budget(None, Profile::Seed, false, Order::Interleaved, false),
             None
         );
         assert_eq!(
-            effective_budget(None, Profile::Quick, true, Order::Interleaved),
+            effective_budget(None, Profile::Quick, true, Order::Interleaved, false),
             None
         );
         assert_eq!(
-            effective_budget(None, Profile::Quick, false, Order::Random),
+            effective_budget(None, Profile::Quick, false, Order::Random, false),
             None
+        );
+        // An explicit --reps is never cut short by the default budget.
+        assert_eq!(
+            effective_budget(None, Profile::Quick, false, Order::Interleaved, true),
+            None
+        );
+        assert_eq!(
+            effective_budget(Some(60.0), Profile::Quick, false, Order::Interleaved, true),
+            Some(60.0)
         );
     }
 }

@@ -451,6 +451,15 @@ impl Store {
         Ok(())
     }
 
+    /// Replaces a session's settings (JSON): `run` adds what its repetitions came to.
+    pub fn set_settings(&self, session: i64, settings: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE session SET settings = ?2 WHERE id = ?1",
+            params![session, settings],
+        )?;
+        Ok(())
+    }
+
     /// Marks a session ended with `status` at `ended_at`.
     pub fn end_session(&self, session: i64, status: &str, ended_at: &str) -> Result<()> {
         self.conn.execute(

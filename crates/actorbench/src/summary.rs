@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::metric::{self, Metric, STARTUP_SHARE_LIMIT};
 use crate::stats;
-use crate::store::RunRecord;
+use crate::store::{RunRecord, SessionData};
 
 /// A cell is noisy when the coefficient of variation of its chosen time is above this.
 pub const NOISY_CV: f64 = 0.05;
@@ -120,6 +120,9 @@ pub struct CellSummary {
     pub fairness_stddev: Option<f64>,
     /// Failed runs, warmups included.
     pub failures: Vec<RunRecord>,
+    /// Why its repetitions stopped, as stored (`reps`, `target-ci`, `max-reps`, `failing`,
+    /// `budget`, `interrupted`); `None` for sessions stored before the harness kept it.
+    pub stop: Option<String>,
 }
 
 impl CellSummary {
@@ -191,6 +194,27 @@ impl View {
             _ => Ok(()),
         }
     }
+}
+
+/// Summarises a stored session: [`summarise_with`] its runs, and each cell's stopping
+/// record attached.
+pub fn summarise_session(data: &SessionData, view: &View) -> Vec<Group> {
+    let mut groups = summarise_with(&data.runs, view);
+    for g in &mut groups {
+        for c in &mut g.cells {
+            c.stop = data
+                .cells
+                .iter()
+                .find(|r| {
+                    r.bench == c.bench
+                        && r.params == c.params
+                        && r.implementation == c.implementation
+                        && r.cores == c.cores
+                })
+                .map(|r| r.stop.clone());
+        }
+    }
+    groups
 }
 
 /// Groups and summarises runs with the default view (work time).
@@ -312,6 +336,7 @@ fn empty_cell(r: &RunRecord) -> CellSummary {
         fairness_jain: None,
         fairness_stddev: None,
         failures: Vec::new(),
+        stop: None,
     }
 }
 

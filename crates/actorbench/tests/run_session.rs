@@ -302,7 +302,11 @@ fn budget_stops_at_a_round_boundary() {
     ]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("--budget 2s: stopped after"), "{stderr}");
+    assert!(
+        stderr.contains("--budget 2.000 s: stopped 1 cell after")
+            && stderr.contains("1 cell was stopped by the budget"),
+        "{stderr}"
+    );
     let store = Store::open_existing(&fx.db()).unwrap();
     let runs = store.runs(1).unwrap();
     let measured = runs.iter().filter(|r| !r.warmup).count();
@@ -576,7 +580,7 @@ fn work_time_is_required_and_start_up_is_derived() {
         .split_whitespace()
         .find_map(|w| w.strip_suffix('x')?.parse().ok())
         .unwrap();
-    assert!(boot_ratio > 5.0, "{shown}");
+    assert!(boot_ratio > 1.5, "{shown}");
     let bad = fx.run(&["show", "--metric", "speed"]);
     assert_eq!(bad.status.code(), Some(2));
     // The CSV has both times and start-up per run.

@@ -49,7 +49,7 @@ impl Exporter for CellsCsv {
                 String::new()
             }
         };
-        for g in summary::summarise_with(&data.runs, view) {
+        for g in summary::summarise_session(data, view) {
             for c in &g.cells {
                 let t = c.time(g.metric);
                 w.write_record([

@@ -16,7 +16,7 @@ pub struct Json;
 
 impl Exporter for Json {
     fn export(&self, data: &SessionData, view: &View) -> Result<String> {
-        let groups = summary::summarise_with(&data.runs, view);
+        let groups = summary::summarise_session(data, view);
         let (metric, note) = metric::resolve(view.metric, &data.runs);
         let doc = json!({
             "session": data.session,

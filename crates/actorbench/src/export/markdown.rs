@@ -49,7 +49,7 @@ impl Exporter for Markdown {
             );
         }
         out.push('\n');
-        for g in summary::summarise_with(&data.runs, view) {
+        for g in summary::summarise_session(data, view) {
             let _ = writeln!(out, "### {} `{}`\n", g.bench, g.params);
             let header = columns::header(&g);
             let _ = writeln!(out, "| {} |", header.join(" | "));

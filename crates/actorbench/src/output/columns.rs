@@ -105,6 +105,12 @@ pub fn notes(g: &Group, c: &CellSummary) -> Vec<String> {
     if c.unresolved() {
         n.push(format!("unresolved vs {}", g.reference));
     }
+    match c.stop.as_deref() {
+        Some("max-reps") => n.push("max reps before the target interval".into()),
+        Some("budget") => n.push("cut short by the budget".into()),
+        Some("interrupted") => n.push("interrupted".into()),
+        _ => {}
+    }
     if c.startup_dominates() {
         n.push(format!(
             "start-up {} of wall",

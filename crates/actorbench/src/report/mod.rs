@@ -103,7 +103,7 @@ impl<'a> BenchView<'a> {
 
 /// Splits a session into per-benchmark views.
 pub fn views<'a>(data: &'a SessionData, view: &View) -> Vec<BenchView<'a>> {
-    let groups = summary::summarise_with(&data.runs, view);
+    let groups = summary::summarise_session(data, view);
     let (metric, _) = crate::metric::resolve(view.metric, &data.runs);
     let mut implementations: Vec<String> = Vec::new();
     for r in &data.runs {

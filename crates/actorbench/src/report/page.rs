@@ -144,7 +144,7 @@ pub fn render(
     h.push_str("</section>");
 
     // Failures.
-    let groups = summary::summarise_with(&data.runs, view);
+    let groups = summary::summarise_session(data, view);
     let failures: Vec<(String, String)> = groups
         .iter()
         .flat_map(|g| {

@@ -1,0 +1,295 @@
+//! The measuring loop of a session: which run comes next, when a cell has had enough, and
+//! when the time budget says stop.
+//!
+//! The loop hands each job (a cell, a repetition, warmup or measured) to the caller, who
+//! runs, stores and shows it, and gets the run back to decide what follows:
+//!
+//! - **interleaved**: round after round, every cell still running gets one run per round
+//!   ([`crate::plan::round`], whose order rotates which implementation goes first); the
+//!   warmup rounds come first and include every cell. A cell leaves the rounds when
+//!   [`Repetitions::stop`] says it has had enough (its fixed count, or a tight enough
+//!   interval, or its maximum). With a budget, at each round boundary after the first
+//!   measured round, the loop stops when the next round, estimated from the last one's
+//!   time per run times the cells still running, would end past the budget; every cell
+//!   still running is then recorded as stopped by the budget.
+//! - **grouped**: each cell's warmups and measured runs back to back, until it stops.
+//! - **random**: the seeded shuffle of [`crate::plan::schedule`], fixed counts only.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::metric::Metric;
+use crate::plan::{self, Job, Order};
+use crate::repetitions::{Repetitions, Stop};
+use crate::store::RunRecord;
+
+/// What the loop runs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Number of cells.
+    pub cells: usize,
+    /// Cells per group (implementations per benchmark point and core count).
+    pub group: usize,
+    /// Warmup runs per cell.
+    pub warmup: u32,
+    /// The repetition mode.
+    pub reps: Repetitions,
+    /// The order.
+    pub order: Order,
+    /// Seed of the random order.
+    pub seed: u64,
+    /// Time budget in seconds (interleaved order only).
+    pub budget: Option<f64>,
+    /// The time adaptive stopping looks at.
+    pub metric: Metric,
+}
+
+/// How the loop ended.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Runs done.
+    pub done: usize,
+    /// Runs that failed.
+    pub failed: usize,
+    /// Measured runs per cell.
+    pub measured: Vec<u32>,
+    /// Why each cell stopped (`None`: the loop ended first, by an interrupt).
+    pub stops: Vec<Option<Stop>>,
+    /// When the budget stopped the loop: the last round's duration.
+    pub budget_stopped: Option<Duration>,
+}
+
+/// Runs the plan. `execute(job, seq, remaining)` runs, stores and shows one job (its
+/// sequence number in the session, and at most how many runs are left after it) and
+/// returns the stored run, or `None` when the user interrupted it (the loop then ends).
+pub fn run(
+    plan: &Plan,
+    mut execute: impl FnMut(Job, usize, usize) -> Result<Option<RunRecord>>,
+) -> Result<Outcome> {
+    let n = plan.cells;
+    let mut st = State {
+        plan,
+        out: Outcome {
+            measured: vec![0; n],
+            stops: vec![None; n],
+            ..Default::default()
+        },
+        values: vec![Vec::new(); n],
+        warmed: vec![0; n],
+    };
+    match plan.order {
+        Order::Random => {
+            let jobs = plan::schedule(
+                n,
+                plan.group,
+                plan.warmup,
+                plan.reps.max(),
+                Order::Random,
+                plan.seed,
+            );
+            for job in jobs {
+                if !st.step(job, &mut execute)? {
+                    break;
+                }
+            }
+        }
+        Order::Grouped => {
+            'cells: for cell in 0..n {
+                while st.out.stops[cell].is_none() {
+                    if !st.step(st.next_job(cell), &mut execute)? {
+                        break 'cells;
+                    }
+                }
+            }
+        }
+        Order::Interleaved => {
+            let started = Instant::now();
+            for r in 0u32.. {
+                let active: Vec<usize> =
+                    plan::round(n, plan.group, r, |c| st.out.stops[c].is_none());
+                if active.is_empty() {
+                    break;
+                }
+                let round_started = Instant::now();
+                for &cell in &active {
+                    if !st.step(st.next_job(cell), &mut execute)? {
+                        return Ok(st.out);
+                    }
+                }
+                let took = round_started.elapsed();
+                let measured_round = r >= plan.warmup;
+                let still: usize = (0..n).filter(|&c| st.out.stops[c].is_none()).count();
+                if let Some(budget) = plan.budget
+                    && measured_round
+                    && still > 0
+                {
+                    let next = took.mul_f64(still as f64 / active.len() as f64);
+                    if started.elapsed() + next > Duration::from_secs_f64(budget) {
+                        for s in st.out.stops.iter_mut().filter(|s| s.is_none()) {
+                            *s = Some(Stop::Budget);
+                        }
+                        st.out.budget_stopped = Some(took);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Ok(st.out)
+}
+
+struct State<'p> {
+    plan: &'p Plan,
+    out: Outcome,
+    values: Vec<Vec<f64>>,
+    warmed: Vec<u32>,
+}
+
+impl State<'_> {
+    fn next_job(&self, cell: usize) -> Job {
+        if self.warmed[cell] < self.plan.warmup {
+            Job {
+                cell,
+                rep: self.warmed[cell],
+                warmup: true,
+            }
+        } else {
+            Job {
+                cell,
+                rep: self.out.measured[cell],
+                warmup: false,
+            }
+        }
+    }
+
+    /// Runs at most how many more runs are left, for progress.
+    fn remaining(&self) -> usize {
+        (0..self.plan.cells)
+            .filter(|&c| self.out.stops[c].is_none())
+            .map(|c| {
+                (self.plan.warmup - self.warmed[c].min(self.plan.warmup)
+                    + self.plan.reps.max().saturating_sub(self.out.measured[c]))
+                    as usize
+            })
+            .sum()
+    }
+
+    /// Runs one job; false when the loop must end (interrupted).
+    fn step(
+        &mut self,
+        job: Job,
+        execute: &mut impl FnMut(Job, usize, usize) -> Result<Option<RunRecord>>,
+    ) -> Result<bool> {
+        let seq = self.out.done;
+        let remaining = self.remaining().saturating_sub(1);
+        let Some(rec) = execute(job, seq, remaining)? else {
+            return Ok(false);
+        };
+        self.out.done += 1;
+        if !rec.ok() {
+            self.out.failed += 1;
+        }
+        let c = job.cell;
+        if job.warmup {
+            self.warmed[c] += 1;
+            return Ok(true);
+        }
+        self.out.measured[c] += 1;
+        if rec.ok()
+            && let Some(v) = self.plan.metric.of(&rec)
+        {
+            self.values[c].push(v);
+        }
+        if self.out.stops[c].is_none() {
+            self.out.stops[c] = self.plan.reps.stop(self.out.measured[c], &self.values[c]);
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(reps: Repetitions, order: Order) -> Plan {
+        Plan {
+            cells: 3,
+            group: 3,
+            warmup: 1,
+            reps,
+            order,
+            seed: 1,
+            budget: None,
+            metric: Metric::Wall,
+        }
+    }
+
+    /// Cell 0 is steady, cell 1 noisy, cell 2 always fails.
+    fn fake(job: Job) -> RunRecord {
+        let wall = match job.cell {
+            0 => 1.0 + 0.001 * job.rep as f64,
+            1 => 1.0 + 0.5 * (job.rep % 2) as f64,
+            _ => 1.0,
+        };
+        RunRecord {
+            status: if job.cell == 2 { "exit" } else { "ok" }.into(),
+            wall_s: wall,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn adaptive_cells_stop_on_their_own() {
+        let reps = Repetitions::Adaptive {
+            min: 3,
+            max: 8,
+            target_pct: 2.0,
+        };
+        for order in [Order::Interleaved, Order::Grouped] {
+            let mut seen = Vec::new();
+            let out = run(&plan(reps, order), |job, seq, _| {
+                seen.push((seq, job));
+                Ok(Some(fake(job)))
+            })
+            .unwrap();
+            assert_eq!(out.measured, [3, 8, 3], "{order:?}");
+            assert_eq!(
+                out.stops,
+                [
+                    Some(Stop::TargetCi),
+                    Some(Stop::MaxReps),
+                    Some(Stop::Failing)
+                ]
+            );
+            assert_eq!(out.done, 3 + 3 + 8 + 3);
+            assert_eq!(out.failed, 4);
+            // Warmups first, for every cell.
+            for c in 0..3 {
+                let first = seen.iter().find(|(_, j)| j.cell == c).unwrap().1;
+                assert!(first.warmup);
+            }
+        }
+    }
+
+    #[test]
+    fn a_fixed_count_is_exact_and_an_interrupt_ends_the_loop() {
+        let out = run(&plan(Repetitions::Fixed(4), Order::Random), |job, _, _| {
+            Ok(Some(fake(job)))
+        })
+        .unwrap();
+        assert_eq!(out.measured, [4, 4, 4]);
+        assert_eq!(out.stops, [Some(Stop::Reps); 3]);
+        let mut n = 0;
+        let out = run(
+            &plan(Repetitions::Fixed(4), Order::Interleaved),
+            |job, _, _| {
+                n += 1;
+                Ok((n <= 5).then(|| fake(job)))
+            },
+        )
+        .unwrap();
+        assert_eq!(out.done, 5);
+        assert_eq!(out.stops, [None, None, None]);
+    }
+}
