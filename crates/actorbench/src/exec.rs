@@ -4,9 +4,10 @@
 //!
 //! 1. `fork`; in the child, before `exec`: `setpgid(0, 0)` (its own process group, so a
 //!    Ctrl-C at the terminal reaches the harness, not the benchmark, and the whole group
-//!    can be killed at once) and `sched_setaffinity` to the first `k` CPUs the harness
-//!    may use (what `taskset` did in the thesis). Affinity is inherited by every thread
-//!    and child the program makes.
+//!    can be killed at once), `PR_SET_PDEATHSIG` (it is killed if the harness dies; the
+//!    rest of its group is ended by the [`crate::guardian`]) and `sched_setaffinity` to
+//!    the first `k` CPUs the harness may use (what `taskset` did in the thesis). Affinity
+//!    is inherited by every thread and child the program makes.
 //! 2. Two threads drain stdout and stderr into [`Captured`] buffers (capped: the first
 //!    16 MiB and last 64 KiB of stdout, the first and last 64 KiB of stderr).
 //! 3. A watchdog thread sleeps until the deadline; if the run is still going it kills
@@ -30,6 +31,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::capture::{self, Captured};
+use crate::guardian;
 use crate::measure::Measurement;
 
 /// Bytes of stdout kept from the start: room for a chameneos result line with a million
@@ -178,27 +180,40 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    if let Some(cpus) = &spec.cpus {
-        // SAFETY: a zeroed cpu_set_t is the empty set; CPU_SET writes inside it.
-        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        for &c in cpus {
-            unsafe { libc::CPU_SET(c, &mut set) };
-        }
-        // SAFETY: the closure only calls sched_setaffinity, which is async-signal-safe,
-        // on a set built before the fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+    // SAFETY: a zeroed cpu_set_t is the empty set; CPU_SET writes inside it.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &c in spec.cpus.iter().flatten() {
+        unsafe { libc::CPU_SET(c, &mut set) };
+    }
+    let pin = spec.cpus.is_some();
+    // SAFETY: the closure runs in the child between fork and exec, and calls only
+    // async-signal-safe functions (prctl, getppid, sched_setaffinity) on values built
+    // before the fork; it allocates nothing (a raw OS error needs no allocation).
+    // PR_SET_PDEATHSIG: the child gets SIGKILL when the thread that forked it ends; that
+    // thread is this one, which waits for the child below, so it is the harness's death
+    // that fires it (see `guardian` for the subtlety and for the child's own children).
+    // If the harness died before the prctl, the child has been reparented: it stops.
+    let parent = std::process::id() as libc::pid_t;
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            if pin && libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
     }
 
     let started = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;
+    guardian::watch(pid);
     let guard = Arc::new(Guard {
         pgid: pid,
         state: Mutex::new(GuardState::default()),
@@ -289,6 +304,7 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
         .unwrap_or_else(|e| e.into_inner())
         .retain(|g| !Arc::ptr_eq(g, &guard));
 
+    guardian::release(pid);
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain data written by the kernel.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };

@@ -9,7 +9,8 @@
 //! - [`plan`] lays out the run matrix and its order, and [`repetitions`] decides how many
 //!   measured runs each cell gets;
 //! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
-//!   output), and [`measure`] turns `wait4` rusage into figures;
+//!   output; [`guardian`] ends its process group if the harness dies), and [`measure`]
+//!   turns `wait4` rusage into figures;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
@@ -30,6 +31,7 @@ pub mod error;
 pub mod exec;
 pub mod export;
 pub mod fairness;
+pub mod guardian;
 pub mod host;
 pub mod measure;
 pub mod metric;

@@ -57,6 +57,12 @@ case $mode in
     n=$(cat jitter.count 2>/dev/null || echo 0); echo $(( n + 1 )) > jitter.count
     if [ $(( n % 2 )) = 0 ]; then sleep 0.05; else sleep 0.15; fi
     answer "" ;;
+  family)
+    # A program with a child of its own (as a shell script, BEAM or a build has): both
+    # pids go to family.pids, then it waits for ever.
+    sleep 1000 &
+    echo "$$ $!" >> family.pids
+    wait ;;
   contract)
     # A fake that also honours the contract's bad-input rules (for verify).
     for a in "$@"; do
