@@ -11,7 +11,9 @@
 //! 2. Two threads drain stdout and stderr into [`Captured`] buffers (capped: the first
 //!    16 MiB and last 64 KiB of stdout, the first and last 64 KiB of stderr).
 //! 3. A watchdog thread sleeps until the deadline; if the run is still going it kills
-//!    the process group with `SIGKILL`.
+//!    the process group with `SIGKILL`. With a memory limit it wakes every
+//!    [`memory::PERIOD`] to sample the group's resident memory, and kills the group
+//!    when it is over the limit.
 //! 4. The harness blocks in `waitid(WEXITED | WNOWAIT)`: the child has exited but is not
 //!    reaped, so its pid (and thus its process-group id) cannot be reused. It reads the
 //!    clock, marks the run finished (under the lock the watchdog and the Ctrl-C handler
@@ -33,6 +35,7 @@ use std::time::{Duration, Instant};
 use crate::capture::{self, Captured};
 use crate::guardian;
 use crate::measure::Measurement;
+use crate::memory::{self, GroupRss};
 
 /// Bytes of stdout kept from the start: room for a chameneos result line with a million
 /// creatures' counts (about 8 MB), still a fixed bound for a program that floods.
@@ -55,6 +58,9 @@ pub struct Spec {
     pub cpus: Option<Vec<usize>>,
     /// Wall-clock limit; the whole process group is killed when it passes.
     pub timeout: Duration,
+    /// Resident-memory limit for the whole process group, in bytes; the group is killed
+    /// when a sample finds it over (see [`crate::memory`]). `None`: no limit.
+    pub memory_limit: Option<u64>,
 }
 
 /// How a process ended.
@@ -73,6 +79,13 @@ pub enum Killed {
     Timeout,
     /// The user pressed Ctrl-C (or the harness got SIGTERM).
     Interrupted,
+    /// The group held more resident memory than the limit.
+    MemoryLimit {
+        /// What the group held at the sample that found it over, in bytes.
+        held: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// Everything known about a finished process.
@@ -251,7 +264,9 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
     let watchdog = {
         let guard = guard.clone();
         let deadline = started + spec.timeout;
+        let limit = spec.memory_limit;
         std::thread::spawn(move || {
+            let mut rss = limit.map(|_| GroupRss::new(pid));
             let mut st = guard.state.lock().unwrap_or_else(|e| e.into_inner());
             while !st.finished {
                 let now = Instant::now();
@@ -260,11 +275,25 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
                     guard.kill(Killed::Timeout);
                     return;
                 }
+                let wait = match rss {
+                    Some(_) => (deadline - now).min(memory::PERIOD),
+                    None => deadline - now,
+                };
                 st = guard
                     .wake
-                    .wait_timeout(st, deadline - now)
+                    .wait_timeout(st, wait)
                     .unwrap_or_else(|e| e.into_inner())
                     .0;
+                if let (false, Some(rss), Some(limit)) = (st.finished, rss.as_mut(), limit) {
+                    // Read /proc without the lock: the waiting thread must not block on it.
+                    drop(st);
+                    let held = rss.sample();
+                    if held > limit {
+                        guard.kill(Killed::MemoryLimit { held, limit });
+                        return;
+                    }
+                    st = guard.state.lock().unwrap_or_else(|e| e.into_inner());
+                }
             }
         })
     };
@@ -361,6 +390,7 @@ pub fn shell(command: &str, cwd: &std::path::Path, timeout: Duration) -> std::io
         cwd: cwd.to_path_buf(),
         cpus: None,
         timeout,
+        memory_limit: None,
     })
 }
 
@@ -375,6 +405,7 @@ mod tests {
             cwd: std::env::temp_dir(),
             cpus,
             timeout: Duration::from_secs(timeout),
+            memory_limit: None,
         })
         .unwrap()
     }
@@ -416,6 +447,7 @@ mod tests {
             cwd: std::env::temp_dir(),
             cpus: None,
             timeout: Duration::from_secs(5),
+            memory_limit: None,
         });
         assert!(r.is_err());
     }

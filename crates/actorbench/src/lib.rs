@@ -10,7 +10,7 @@
 //!   measured runs each cell gets;
 //! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
 //!   output; [`guardian`] ends its process group if the harness dies), and [`measure`]
-//!   turns `wait4` rusage into figures;
+//!   turns `wait4` rusage into figures; [`memory`] is the memory limit every run gets;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
@@ -34,6 +34,7 @@ pub mod fairness;
 pub mod guardian;
 pub mod host;
 pub mod measure;
+pub mod memory;
 pub mod metric;
 pub mod output;
 pub mod params;

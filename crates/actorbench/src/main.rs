@@ -74,6 +74,10 @@ enum Command {
         /// Do not run the build commands; use the programs as they are.
         #[arg(long)]
         no_build: bool,
+        /// Resident-memory limit of each process's group: a size (4GiB, 512MiB) or
+        /// `off` (default: 3/4 of the memory available at the start).
+        #[arg(long, value_name = "SIZE|off")]
+        memory_limit: Option<String>,
     },
     /// Write the HTML report (figures as SVG) of a stored session.
     Report {
@@ -172,6 +176,11 @@ struct RunArgs {
     /// Seconds each run may take before its process group is killed.
     #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     timeout: f64,
+    /// Resident-memory limit of each run's process group: a size (4GiB, 512MiB) or `off`
+    /// (default: 3/4 of the memory available at the start). A run over it is killed and
+    /// stored as failed (`memory-limit`).
+    #[arg(long, value_name = "SIZE|off")]
+    memory_limit: Option<String>,
     /// Time budget in seconds: after each round, stop when the next round would not fit;
     /// at least one measured round always runs. The quick profile with adaptive
     /// repetitions defaults to 600 (the main job fits in about 10 minutes); an explicit
@@ -250,6 +259,7 @@ fn main() -> ExitCode {
             target_ci: a.target_ci,
             warmup: a.warmup,
             timeout: a.timeout,
+            memory_limit: a.memory_limit,
             order: a.order,
             budget: a.budget,
             seed: a.shuffle_seed,
@@ -281,6 +291,7 @@ fn main() -> ExitCode {
             vectors,
             timeout,
             no_build,
+            memory_limit,
         } => verify::run(&verify::VerifyOptions {
             suite: cli.suite,
             implementations,
@@ -288,6 +299,7 @@ fn main() -> ExitCode {
             vectors,
             timeout,
             no_build,
+            memory_limit,
         }),
         Command::Report { session, out, view } => {
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())

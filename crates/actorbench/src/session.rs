@@ -63,6 +63,9 @@ pub struct RunOptions {
     pub warmup: u32,
     /// `--timeout` in seconds.
     pub timeout: f64,
+    /// `--memory-limit` as given (a size or `off`); `None`: the default, three quarters
+    /// of the memory available at the start (see [`crate::memory`]).
+    pub memory_limit: Option<String>,
     /// `--order`.
     pub order: Order,
     /// `--seed` for the random order.
@@ -334,6 +337,8 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             opts.timeout
         );
     }
+    let memory_limit =
+        crate::memory::parse_limit(opts.memory_limit.as_deref()).map_err(UsageError::new)?;
     for (flag, path) in [
         ("--export-json", &opts.export_json),
         ("--export-csv", &opts.export_csv),
@@ -396,7 +401,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let mut settings = serde_json::json!({
         "repetitions": reps.to_json(), "warmup": opts.warmup, "timeout_s": opts.timeout,
         "order": opts.order.name(), "seed": seed, "cores": cores, "sweep": opts.sweep,
-        "budget_s": budget,
+        "budget_s": budget, "memory_limit_bytes": memory_limit,
         "budget_from": match (opts.budget, budget) {
             (_, None) => "none",
             (Some(_), Some(_)) => "--budget",
@@ -425,6 +430,10 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         ..Default::default()
     })?;
     eprintln!("session {session}: results go to {}", db.display());
+    eprintln!(
+        "{}",
+        crate::memory::describe(memory_limit, opts.memory_limit.is_none())
+    );
     let mut runnable: Vec<&Implementation> = Vec::new();
     let mut builds = toolchain::Builds::new(opts.no_build);
     for (imp, version) in &available {
@@ -520,6 +529,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             params: &cell.params,
             cores: cell.cores,
             timeout,
+            memory_limit,
             dir: &suite.dir,
         };
         let Some(mut rec) = trial::run(&t) else {

@@ -4,7 +4,9 @@
 //! The process is pinned to the first `cores` CPUs the harness may use and told to use
 //! `cores` threads (through its `threads_env` variable and/or `{threads}`). Its status is
 //! the first that applies: `spawn` (it could not be started), `timeout` (the harness
-//! killed its group), `signal`, `exit` (non-zero status), then the answer's verdict:
+//! killed its group at the timeout), `memory-limit` (the harness killed its group for
+//! holding more memory than the limit), `signal`, `exit` (non-zero status), then the
+//! answer's verdict:
 //! `bad-output`, `wrong-answer` or `ok`. A trial killed by Ctrl-C yields no record.
 
 use std::path::Path;
@@ -13,6 +15,7 @@ use std::time::Duration;
 use crate::check::{self, Verdict};
 use crate::exec::{self, Exit, Killed};
 use crate::host;
+use crate::output::units;
 use crate::params::Params;
 use crate::store::RunRecord;
 use crate::suite::Implementation;
@@ -34,6 +37,8 @@ pub struct Trial<'a> {
     pub cores: usize,
     /// Wall-clock limit.
     pub timeout: Duration,
+    /// Resident-memory limit of the run's process group, in bytes (`None`: no limit).
+    pub memory_limit: Option<u64>,
     /// The suite's directory, where it runs.
     pub dir: &'a Path,
 }
@@ -68,6 +73,7 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
         cwd: t.dir.to_path_buf(),
         cpus: Some(cpus),
         timeout: t.timeout,
+        memory_limit: t.memory_limit,
     };
     let outcome = match exec::run(&spec) {
         Ok(o) => o,
@@ -131,6 +137,14 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
         rec.fairness_ideal = Some(f.ideal);
     }
     (rec.status, rec.detail) = match (outcome.killed, outcome.exit, &judgement.verdict) {
+        (Some(Killed::MemoryLimit { held, limit }), _, _) => (
+            "memory-limit".into(),
+            format!(
+                "memory limit: its processes held {}, over the limit of {}",
+                units::bytes(held as f64),
+                units::bytes(limit as f64)
+            ),
+        ),
         (Some(_), _, _) => (
             "timeout".into(),
             format!("killed after {} s", t.timeout.as_secs_f64()),

@@ -46,6 +46,9 @@ pub struct VerifyOptions {
     pub timeout: f64,
     /// `--no-build`: run the programs as they are.
     pub no_build: bool,
+    /// `--memory-limit` as given (a size or `off`); `None`: the default, three quarters
+    /// of the memory available at the start (see [`crate::memory`]).
+    pub memory_limit: Option<String>,
 }
 
 /// One line of the vectors file.
@@ -212,10 +215,13 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
             opts.timeout
         );
     }
+    let memory_limit =
+        crate::memory::parse_limit(opts.memory_limit.as_deref()).map_err(UsageError::new)?;
     let vectors_file = vectors_path(opts.vectors.as_deref(), &suite.dir)?;
     let vectors = load_vectors(&vectors_file)?;
     exec::install_interrupt_handler();
     let timeout = Duration::from_secs_f64(opts.timeout);
+    let limits = (timeout, memory_limit);
     let per_impl = vectors.len() * threads.len() + BAD_INPUTS.len();
     eprintln!(
         "verifying {} against {} vectors from {} at threads {:?}, plus {} bad-input cases",
@@ -292,7 +298,7 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
                     break 'vectors;
                 }
                 left -= 1;
-                let timed_out = verify_vector(&mut t, imp, v, k, timeout, &suite.dir);
+                let timed_out = verify_vector(&mut t, imp, v, k, limits, &suite.dir);
                 timeouts_in_a_row = if timed_out { timeouts_in_a_row + 1 } else { 0 };
             }
         }
@@ -300,7 +306,7 @@ pub fn run(opts: &VerifyOptions) -> Result<i32> {
             if exec::interrupted() {
                 break;
             }
-            verify_bad_input(&mut t, imp, case, timeout, &suite.dir);
+            verify_bad_input(&mut t, imp, case, limits, &suite.dir);
         }
         eprintln!(
             "{}: {} passed, {} failed",
@@ -346,7 +352,7 @@ fn verify_vector(
     imp: &Implementation,
     v: &Vector,
     threads: usize,
-    timeout: Duration,
+    (timeout, memory_limit): (Duration, Option<u64>),
     dir: &Path,
 ) -> bool {
     let trial = Trial {
@@ -355,6 +361,7 @@ fn verify_vector(
         params: &v.params,
         cores: threads,
         timeout,
+        memory_limit,
         dir,
     };
     let what = format!(
@@ -393,7 +400,7 @@ fn verify_bad_input(
     t: &mut Tally,
     imp: &Implementation,
     case: &BadInput,
-    timeout: Duration,
+    (timeout, memory_limit): (Duration, Option<u64>),
     dir: &Path,
 ) {
     let words: Vec<String> = case.params.iter().map(|s| s.to_string()).collect();
@@ -411,6 +418,7 @@ fn verify_bad_input(
         cwd: dir.to_path_buf(),
         cpus: Some(cpus),
         timeout,
+        memory_limit,
     };
     let o = match exec::run(&spec) {
         Ok(o) => o,

@@ -42,6 +42,16 @@ fn bad_run_arguments_exit_2_and_write_nothing() {
     assert_refused(&fx, &["run", "--timeout", "0"], "--timeout");
     assert_refused(
         &fx,
+        &["run", "--memory-limit", "lots"],
+        "--memory-limit lots: not a size",
+    );
+    assert_refused(
+        &fx,
+        &["verify", "--memory-limit", "12"],
+        "--memory-limit 12: under 1 MiB",
+    );
+    assert_refused(
+        &fx,
         &["run", "--export-json", "/dev/null/x.json"],
         "/dev/null is not a directory",
     );

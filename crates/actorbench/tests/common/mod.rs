@@ -57,6 +57,10 @@ case $mode in
     n=$(cat jitter.count 2>/dev/null || echo 0); echo $(( n + 1 )) > jitter.count
     if [ $(( n % 2 )) = 0 ]; then sleep 0.05; else sleep 0.15; fi
     answer "" ;;
+  hog)
+    # 200 MB held for 30 s by a child process (not exec'd: the group's memory counts).
+    python3 -c "import time; x = b'x' * (200 << 20); time.sleep(30)"
+    answer "" ;;
   family)
     # A program with a child of its own (as a shell script, BEAM or a build has): both
     # pids go to family.pids, then it waits for ever.
