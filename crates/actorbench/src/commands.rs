@@ -16,14 +16,70 @@ pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
         Some(s) => Some(s.to_path_buf()),
         None => crate::suite::find_default(),
     };
-    Store::open_existing(&crate::session::db_path(db, suite.as_deref()))
+    let store = Store::open_existing(&crate::session::db_path(db, suite.as_deref()))?;
+    say_abandoned(&store);
+    Ok(store)
+}
+
+/// `actorbench import SOURCE`: copies SOURCE's sessions into the store `--db` names
+/// (created if needed), one line per session and a summary (see [`crate::store::import`]).
+pub fn import(db: Option<&Path>, suite: Option<&Path>, source: &Path) -> Result<i32> {
+    let from = Store::open_existing(source)?;
+    say_abandoned(&from);
+    let suite = match suite {
+        Some(s) => Some(s.to_path_buf()),
+        None => crate::suite::find_default(),
+    };
+    let to = Store::create(&crate::session::db_path(db, suite.as_deref()))?;
+    say_abandoned(&to);
+    let done = crate::store::import::import(&from, &to)?;
+    for (a, b, runs) in &done.copied {
+        println!("copied session {a} as {b} ({runs} runs)");
+    }
+    for (a, b) in &done.already {
+        println!("session {a} is already there as {b}: skipped");
+    }
+    for a in &done.running {
+        println!("session {a} is still running: not copied (import again once it has ended)");
+    }
+    let sessions = done.copied.len();
+    let runs: usize = done.copied.iter().map(|c| c.2).sum();
+    println!(
+        "imported {sessions} session{} ({runs} runs) from {} into {}; {} already there",
+        if sessions == 1 { "" } else { "s" },
+        from.location(),
+        to.location(),
+        done.already.len()
+    );
+    Ok(0)
+}
+
+/// Says which sessions opening the store marked `abandoned` (their harness died).
+pub fn say_abandoned(store: &Store) {
+    for a in store.abandoned() {
+        eprintln!(
+            "session {} was left running by a harness that is gone: marked abandoned, its {} finished run{} kept",
+            a.id,
+            a.runs,
+            if a.runs == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Where the report goes unless told: `report/` beside an SQLite store, `results/report`
+/// in the current directory for a PostgreSQL store.
+pub fn default_report_dir(store: &Store) -> PathBuf {
+    store
+        .dir()
+        .unwrap_or_else(|| PathBuf::from("results"))
+        .join("report")
 }
 
 /// `actorbench list`: one line per session.
 pub fn list(store: &Store) -> Result<i32> {
     let sessions = store.sessions()?;
     if sessions.is_empty() {
-        println!("no sessions in {}", store.path().display());
+        println!("no sessions in {}", store.location());
         return Ok(0);
     }
     let mut rows = vec![
@@ -64,7 +120,11 @@ pub fn list(store: &Store) -> Result<i32> {
         rows.push(vec![
             s.id.to_string(),
             s.started_at.clone(),
-            s.status.clone(),
+            if s.busy.is_empty() {
+                s.status.clone()
+            } else {
+                format!("{} (busy)", s.status)
+            },
             s.profile.clone(),
             runs.to_string(),
             failed.to_string(),
@@ -80,6 +140,26 @@ pub fn list(store: &Store) -> Result<i32> {
         )
     );
     Ok(0)
+}
+
+/// The environment a session recorded, on one line; `None` for a session stored before
+/// schema 4, which has none.
+pub fn environment_line(s: &crate::store::SessionRecord) -> Option<String> {
+    if s.harness_version.is_empty() {
+        return None;
+    }
+    let others = s
+        .others_cpu
+        .map(|o| format!(", other processes {o:.2} CPUs"))
+        .unwrap_or_default();
+    Some(format!(
+        "environment: governor {}, SMT {}, load {} before, {} after{others}; {}",
+        s.cpu_governor,
+        s.smt,
+        s.load_before,
+        s.load_after.as_deref().unwrap_or("?"),
+        s.harness_version
+    ))
 }
 
 /// `actorbench show [SESSION]`: the session's header and tables again.
@@ -104,6 +184,12 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
         s.git_commit
     );
     println!("command: {}", s.command_line);
+    if let Some(line) = environment_line(&s) {
+        println!("{line}");
+    }
+    if !s.busy.is_empty() {
+        println!("busy machine: {}; its figures may be noisy", s.busy);
+    }
     for i in &data.implementations {
         let mut extra = if i.status == "available" {
             String::new()
@@ -175,13 +261,7 @@ pub fn report(
             s.status
         );
     }
-    let dir = out.unwrap_or_else(|| {
-        store
-            .path()
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join("report")
-    });
+    let dir = out.unwrap_or_else(|| default_report_dir(store));
     let index = crate::report::write(&data, view, &dir)?;
     println!("{}", index.display());
     Ok(0)

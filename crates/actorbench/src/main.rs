@@ -115,6 +115,12 @@ enum Command {
         #[command(flatten)]
         view: ViewArgs,
     },
+    /// Copy the sessions of another store (an SQLite file) into this one (`--db`, e.g. a
+    /// postgres:// URL): all or nothing, skipping sessions it already has.
+    Import {
+        /// The store to copy from.
+        source: PathBuf,
+    },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
         #[command(subcommand)]
@@ -325,6 +331,9 @@ fn main() -> ExitCode {
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| compare::run(&s, &a, &b, &opts))
+        }
+        Command::Import { source } => {
+            commands::import(cli.db.as_deref(), cli.suite.as_deref(), &source)
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::environment;
 use crate::error::UsageError;
 use crate::exec;
 use crate::export::{self, Format};
@@ -368,6 +369,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     }
     let db = db_path(opts.db.as_deref(), Some(&suite_path));
     let store = Store::create(&db)?;
+    crate::commands::say_abandoned(&store);
     exec::install_interrupt_handler();
 
     // 2. Probe toolchains.
@@ -411,7 +413,14 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         "benchmarks": benches.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "params": opts.params,
     });
+    let cpus = exec::allowed_cpus();
+    let load_before = environment::load_average();
+    let cpu_before = environment::CpuSnapshot::take(&cpus);
     let session = store.begin_session(&SessionRecord {
+        harness_version: environment::harness_version(),
+        cpu_governor: environment::governor(&cpus),
+        smt: environment::smt(),
+        load_before: environment::load_text(load_before),
         started_at: host::now_rfc3339(),
         git_commit: host::git_commit(&suite.dir),
         host_cpu: h.cpu.clone(),
@@ -429,7 +438,25 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             .to_string(),
         ..Default::default()
     })?;
-    eprintln!("session {session}: results go to {}", db.display());
+    eprintln!("session {session}: results go to {}", store.location());
+    let early = environment::busy_note(load_before, None, cpus.len());
+    if !early.is_empty() {
+        eprintln!("warning: the machine is busy: {early}");
+    }
+    let environment_after = || -> Result<()> {
+        let others = cpu_before.others_cpus(&environment::CpuSnapshot::take(&cpus));
+        let busy = environment::busy_note(load_before, Some(others), cpus.len());
+        store.put_environment_after(
+            session,
+            &environment::load_text(environment::load_average()),
+            Some(others),
+            &busy,
+        )?;
+        if !busy.is_empty() {
+            eprintln!("busy machine: session {session} ran while {busy}; its figures may be noisy");
+        }
+        Ok(())
+    };
     eprintln!(
         "{}",
         crate::memory::describe(memory_limit, opts.memory_limit.is_none())
@@ -609,14 +636,16 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     });
     store.set_settings(session, &settings.to_string())?;
     if exec::interrupted() {
+        environment_after()?;
         store.end_session(session, "interrupted", &host::now_rfc3339())?;
         eprintln!(
             "interrupted: session {session} keeps the {done} finished runs in {}; see it with `actorbench show {session}{}`",
-            db.display(),
+            store.location(),
             db_flag(opts.db.as_deref())
         );
         return Ok(130);
     }
+    environment_after()?;
     store.end_session(session, "complete", &host::now_rfc3339())?;
 
     // 5. Present.
@@ -644,7 +673,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         let dir = opts
             .report_dir
             .clone()
-            .unwrap_or_else(|| db.parent().unwrap_or(Path::new(".")).join("report"));
+            .unwrap_or_else(|| crate::commands::default_report_dir(&store));
         match crate::report::write(&data, &opts.view, &dir) {
             Ok(index) => eprintln!("report: {}", index.display()),
             Err(e) => eprintln!("warning: could not write the report: {e:#}"),
@@ -653,7 +682,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     eprintln!(
         "session {session}: {done} runs ({failed} failed) in {}; stored in {}",
         crate::output::units::seconds(started.elapsed().as_secs_f64()),
-        db.display()
+        store.location()
     );
     Ok(0)
 }
@@ -708,8 +737,11 @@ pub fn stop_counts(cells: &[CellRecord]) -> String {
 }
 
 fn db_flag(db: Option<&Path>) -> String {
-    db.map(|p| format!(" --db {}", host::quote(&p.display().to_string())))
-        .unwrap_or_default()
+    db.map(|p| {
+        let text = p.display().to_string();
+        format!(" --db {}", host::quote(&crate::store::redact(&text)))
+    })
+    .unwrap_or_default()
 }
 
 fn progress_bar(len: u64) -> ProgressBar {

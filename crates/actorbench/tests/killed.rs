@@ -5,7 +5,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::Fixture;
+use actorbench::store::Store;
+use common::{Fixture, text};
 
 /// Whether `pid` is a live process (not gone, not a zombie).
 fn alive(pid: i32) -> bool {
@@ -89,4 +90,18 @@ fn a_killed_harness_leaves_no_child_alive() {
         survivors.is_empty(),
         "still alive 10 s after the harness was killed: {survivors:?} of {pids:?}"
     );
+
+    // The session it left running is marked by the next command that opens the store.
+    let out = fx.run(&["list"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "session 1 was left running by a harness that is gone: marked abandoned, its 0 finished runs kept"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("abandoned"), "{stdout}");
+    let store = Store::open_existing(&fx.db()).unwrap();
+    assert_eq!(store.session(1).unwrap().unwrap().status, "abandoned");
 }

@@ -166,3 +166,89 @@ pub fn text(o: &Output) -> (String, String) {
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
+
+/// The PostgreSQL server the store tests use, from `ACTORBENCH_TEST_PG_URL` (a URL whose
+/// user may create databases; `scripts/test-postgres start DIR` makes one). `None` when it
+/// is not set, which is allowed only outside CI: with `CI=true` a missing URL fails the
+/// test, so CI cannot pass without testing PostgreSQL.
+pub fn pg_server() -> Option<String> {
+    match std::env::var("ACTORBENCH_TEST_PG_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI=true but ACTORBENCH_TEST_PG_URL is not set: the PostgreSQL store tests must run in CI"
+            );
+            eprintln!(
+                "ACTORBENCH_TEST_PG_URL is not set: skipping the PostgreSQL half of this test"
+            );
+            None
+        }
+    }
+}
+
+/// A fresh database on the test server, dropped when this is dropped.
+pub struct PgDatabase {
+    /// The URL of the new database.
+    pub url: String,
+    server: String,
+    name: String,
+}
+
+impl PgDatabase {
+    /// Creates `actorbench_test_<random>` on the server `server` (a URL).
+    pub fn new(server: &str) -> PgDatabase {
+        let name = format!(
+            "actorbench_test_{}",
+            uuid::Uuid::new_v4().simple().to_string().get(..16).unwrap()
+        );
+        let mut admin = postgres::Client::connect(server, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("cannot connect to ACTORBENCH_TEST_PG_URL: {e}"));
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+        PgDatabase {
+            url: with_database(server, &name),
+            server: server.to_string(),
+            name,
+        }
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = postgres::Client::connect(&self.server, postgres::NoTls) {
+            let _ = admin.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// `url` with its database name replaced by `name` (the query string kept).
+pub fn with_database(url: &str, name: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a postgres:// URL");
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, format!("?{q}")),
+        None => (rest, String::new()),
+    };
+    let authority = rest.split_once('/').map_or(rest, |(a, _)| a);
+    format!("{scheme}://{authority}/{name}{query}")
+}
+
+/// The stores a test should run on: a fresh SQLite file in `dir`, and a fresh PostgreSQL
+/// database when the test server is given. Each comes with its `--db` value.
+pub fn backends(dir: &Path) -> Vec<(String, Option<PgDatabase>)> {
+    let mut out = vec![(
+        dir.join(format!("store-{}.sqlite", uuid::Uuid::new_v4().simple()))
+            .display()
+            .to_string(),
+        None,
+    )];
+    if let Some(server) = pg_server() {
+        let db = PgDatabase::new(&server);
+        out.push((db.url.clone(), Some(db)));
+    }
+    out
+}
