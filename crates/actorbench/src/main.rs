@@ -214,6 +214,10 @@ struct RunArgs {
     /// Do not run the build commands; use the programs as they are.
     #[arg(long)]
     no_build: bool,
+    /// Run the install steps (suite.toml's `install`) of each chosen implementation that
+    /// is missing, before the session; without it a missing one is skipped with its hint.
+    #[arg(long)]
+    install_missing: bool,
     /// Where to write the report (default: report/ beside the database).
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
@@ -275,6 +279,7 @@ fn main() -> ExitCode {
             export_markdown: a.export_markdown,
             no_report: a.no_report,
             no_build: a.no_build,
+            install_missing: a.install_missing,
             report_dir: a.report_dir,
             view: a.view.view(),
         }),

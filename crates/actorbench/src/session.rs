@@ -87,6 +87,8 @@ pub struct RunOptions {
     pub no_report: bool,
     /// `--no-build`: run the programs as they are.
     pub no_build: bool,
+    /// `--install-missing`: run the install steps of missing implementations first.
+    pub install_missing: bool,
     /// `--report-dir`.
     pub report_dir: Option<PathBuf>,
     /// `--metric`: the time the tables, exports and report compare on.
@@ -203,6 +205,25 @@ pub fn resolve_cores(cores: &[usize], flag: &str) -> Result<Vec<usize>, UsageErr
     Ok(out)
 }
 
+/// `--install-missing`: runs the install steps of each chosen implementation that is
+/// missing (see [`crate::peers::install_one`]); what still is missing afterwards is
+/// skipped by [`probe`] with its reason, as without the flag.
+pub fn install_missing(suite: &Suite, chosen: &[&Implementation]) {
+    for imp in chosen {
+        if let Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
+            eprintln!("{} is missing ({why}): installing it", imp.name);
+            if let crate::peers::Installed::NoSteps(hint) =
+                crate::peers::install_one(imp, &suite.dir, true)
+            {
+                eprintln!(
+                    "{}: no install steps in suite.toml; install it by hand: {hint}",
+                    imp.name
+                );
+            }
+        }
+    }
+}
+
 /// Probes implementations, printing one line for each missing one; returns the available
 /// ones with their versions, and records for all.
 pub fn probe<'a>(
@@ -227,7 +248,12 @@ pub fn probe<'a>(
                 available.push((*imp, rec.version.clone()));
             }
             Availability::Missing(why) => {
-                eprintln!("skipping {}", imp.missing_line(&why));
+                let how = if imp.install.is_empty() {
+                    ""
+                } else {
+                    " (or `actorbench run --install-missing` runs its install steps)"
+                };
+                eprintln!("skipping {}{how}", imp.missing_line(&why));
                 rec.status = "missing".into();
                 rec.detail = why;
             }
@@ -378,6 +404,9 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             "not running configuration variants (name them with --impl): {}",
             suite.variants_line()
         );
+    }
+    if opts.install_missing {
+        install_missing(&suite, &chosen);
     }
     let (available, mut records) = probe(&suite, &chosen);
     if available.is_empty() {

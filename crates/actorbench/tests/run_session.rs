@@ -120,6 +120,64 @@ fn one_session_keeps_every_kind_of_run() {
 }
 
 #[test]
+fn install_missing_installs_a_missing_toolchain_before_the_session() {
+    // `late` becomes available once its install step has made its marker file.
+    let extra = "[[implementation]]\nname = \"late\"\nlanguage = \"sh\"\n\
+                 run = \"./fake.sh right {bench} {params}\"\nthreads_env = \"T\"\n\
+                 available = \"test -f late.marker\"\nversion = \"cat late.marker\"\n\
+                 install_hint = \"touch late.marker\"\ninstall = [\"echo late 3.0 > late.marker\"]\n";
+    let fx = Fixture::with(&["right"], extra);
+    let args = [
+        "run",
+        "--cores",
+        "1",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--no-report",
+    ];
+    // Without the flag it is skipped, and the line says how to install it.
+    let out = fx.run(&args);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("skipping late (sh) is not available")
+            && stderr.contains("install: touch late.marker")
+            && stderr.contains("`actorbench run --install-missing` runs its install steps"),
+        "{stderr}"
+    );
+    assert!(!fx.path().join("late.marker").exists());
+    // With it, its steps run first and it is measured.
+    let mut with = args.to_vec();
+    with.push("--install-missing");
+    let out = fx.run(&with);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("late is missing"), "{stderr}");
+    assert!(stdout.contains("late: installed (late 3.0)"), "{stdout}");
+    let store = Store::open_existing(&fx.db()).unwrap();
+    let session = store.resolve_session(None).unwrap();
+    let late = store
+        .impls(session.id)
+        .unwrap()
+        .into_iter()
+        .find(|i| i.name == "late")
+        .unwrap();
+    assert_eq!(
+        (late.status.as_str(), late.version.as_str()),
+        ("available", "late 3.0")
+    );
+    assert!(
+        store
+            .runs(session.id)
+            .unwrap()
+            .iter()
+            .any(|r| r.implementation == "late" && r.ok())
+    );
+}
+
+#[test]
 fn missing_toolchain_is_skipped_with_its_hint() {
     let extra = "[[implementation]]\nname = \"ghost\"\nlanguage = \"Nothing\"\nrun = \"ghost {bench} {params}\"\n\
                  threads_env = \"T\"\navailable = \"ghost-toolchain-xyz --version\"\n\
