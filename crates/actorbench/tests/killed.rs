@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use actorbench::store::Store;
-use common::{Fixture, text};
+use common::{Fixture, ONE_RUN, text};
 
 /// Whether `pid` is a live process (not gone, not a zombie).
 fn alive(pid: i32) -> bool {
@@ -23,16 +23,7 @@ fn alive(pid: i32) -> bool {
 fn a_killed_harness_leaves_no_child_alive() {
     let fx = Fixture::new(&["family"]);
     let mut harness = fx
-        .cmd(&[
-            "run",
-            "--cores",
-            "1",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--no-report",
-        ])
+        .cmd(ONE_RUN)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

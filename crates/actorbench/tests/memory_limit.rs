@@ -6,24 +6,13 @@ mod common;
 use std::time::{Duration, Instant};
 
 use actorbench::store::Store;
-use common::{Fixture, text};
+use common::{Fixture, ONE_RUN, text};
 
 #[test]
 fn a_run_over_the_memory_limit_is_killed_and_stored_as_failed() {
     let fx = Fixture::new(&["right", "hog"]);
     let t = Instant::now();
-    let out = fx.run(&[
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--memory-limit",
-        "100MiB",
-        "--no-report",
-    ]);
+    let out = fx.run(&[ONE_RUN, &["--memory-limit", "100MiB"]].concat());
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(
@@ -58,17 +47,8 @@ fn a_run_over_the_memory_limit_is_killed_and_stored_as_failed() {
 #[test]
 fn the_default_limit_is_three_quarters_of_available_memory_and_off_turns_it_off() {
     let fx = Fixture::new(&["right"]);
-    let args = [
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ];
-    let out = fx.run(&args);
+    let args = ONE_RUN;
+    let out = fx.run(args);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(

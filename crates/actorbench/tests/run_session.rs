@@ -5,7 +5,7 @@
 mod common;
 
 use actorbench::store::{RunRecord, Store};
-use common::{Fixture, text};
+use common::{Fixture, ONE_RUN, text};
 
 fn runs_of<'a>(runs: &'a [RunRecord], name: &str) -> Vec<&'a RunRecord> {
     runs.iter().filter(|r| r.implementation == name).collect()
@@ -127,18 +127,9 @@ fn install_missing_installs_a_missing_toolchain_before_the_session() {
                  available = \"test -f late.marker\"\nversion = \"cat late.marker\"\n\
                  install_hint = \"touch late.marker\"\ninstall = [\"echo late 3.0 > late.marker\"]\n";
     let fx = Fixture::with(&["right"], extra);
-    let args = [
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ];
+    let args = ONE_RUN;
     // Without the flag it is skipped, and the line says how to install it.
-    let out = fx.run(&args);
+    let out = fx.run(args);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -183,16 +174,7 @@ fn missing_toolchain_is_skipped_with_its_hint() {
                  threads_env = \"T\"\navailable = \"ghost-toolchain-xyz --version\"\n\
                  install_hint = \"apt-get install ghost\"\n";
     let fx = Fixture::with(&["right"], extra);
-    let out = fx.run(&[
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ]);
+    let out = fx.run(ONE_RUN);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let skip: Vec<&str> = stderr.lines().filter(|l| l.contains("ghost")).collect();
@@ -213,16 +195,7 @@ fn failed_build_is_recorded_and_the_rest_runs() {
     let extra = "[[implementation]]\nname = \"broken\"\nlanguage = \"sh\"\nbuild = \"echo compiling; echo 'syntax error' >&2; exit 1\"\n\
                  run = \"./fake.sh right {bench} {params}\"\nthreads_env = \"T\"\n";
     let fx = Fixture::with(&["right"], extra);
-    let out = fx.run(&[
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ]);
+    let out = fx.run(ONE_RUN);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -391,16 +364,7 @@ fn a_program_that_cannot_start_is_a_recorded_failure() {
     let extra = "[[implementation]]\nname = \"nobinary\"\nlanguage = \"sh\"\nrun = \"./not-built-yet {bench} {params}\"\n\
                  threads_env = \"T\"\n";
     let fx = Fixture::with(&["right"], extra);
-    let out = fx.run(&[
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ]);
+    let out = fx.run(ONE_RUN);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -422,16 +386,7 @@ fn a_shared_build_command_runs_once() {
         )
     };
     let fx = Fixture::with(&[], &(block("one") + &block("two")));
-    let out = fx.run(&[
-        "run",
-        "--cores",
-        "1",
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--no-report",
-    ]);
+    let out = fx.run(ONE_RUN);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
     assert_eq!(
         std::fs::read_to_string(fx.path().join("builds.log")).unwrap(),
@@ -470,16 +425,7 @@ fn variants_run_only_when_named_and_are_stored_as_variants() {
                    env = { FAKE_TUNING = \"on\" }\n\n";
     let fx = Fixture::with(&["right"], variant);
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "--cores",
-            "1",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--no-report",
-        ];
+        let mut args = ONE_RUN.to_vec();
         args.extend_from_slice(extra);
         let out = fx.run(&args);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);

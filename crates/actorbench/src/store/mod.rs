@@ -45,7 +45,7 @@
 //! [`backend::SQLITE_BUSY_TIMEOUT`] for the other writer's lock, and PostgreSQL's
 //! transactions do not interfere.
 
-mod backend;
+pub mod backend;
 pub mod import;
 pub mod migrations;
 mod records;

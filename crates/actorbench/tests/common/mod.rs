@@ -85,6 +85,19 @@ case $mode in
 esac
 "#;
 
+/// `run` with one measured run per cell on one core, no warmup and no report: the
+/// quickest whole session, for tests that look at something other than the figures.
+pub const ONE_RUN: &[&str] = &[
+    "run",
+    "--cores",
+    "1",
+    "--reps",
+    "1",
+    "--warmup",
+    "0",
+    "--no-report",
+];
+
 /// A temporary directory with `fake.sh` and a `suite.toml` holding one implementation per
 /// mode (named after the mode) and the given benchmark blocks.
 pub struct Fixture {
