@@ -40,11 +40,13 @@
 //! # Stopping
 //!
 //! A stopping actor is marked stopped (later sends fail and give the message back), runs
-//! its `stopped` hook, drops its state and its queued messages, and leaves the scheduled
-//! state for good without marking its mailbox idle. A message that slipped in between a
-//! sender's check and the mark can therefore never schedule it again; it stays in the
-//! mailbox until the cell is freed and is then counted in
-//! [`crate::Metrics::dead_letters`], never lost without trace.
+//! its `stopped` hook, drops its state, and closes its mailbox ([`Mailbox::close`]): the
+//! queued messages are dropped and counted in [`crate::Metrics::dead_letters`], and the
+//! mailbox is marked closed. It then leaves the scheduled state for good. A send that
+//! checked the mark just before the stop and pushes afterwards finds the mailbox closed
+//! and takes its message back, or, if another such send got there first, has it dropped
+//! as a dead letter at once. So no message waits in the mailbox of a stopped actor (a
+//! dropped request cancels its reply, so an untimed `ask(..).wait()` cannot hang on it).
 
 use std::any::Any;
 use std::cell::UnsafeCell;
@@ -52,7 +54,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::mailbox::Mailbox;
+use crate::mailbox::{Mailbox, Push};
 use crate::metrics::bump;
 use crate::placement::{self, Home, Placement, Site};
 use crate::scheduler::worker::{self, Worker};
@@ -144,7 +146,11 @@ impl<A: Actor> ActorCell<A> {
         if self.stopped.load(Ordering::Acquire) || self.shared.sched.is_shutdown() {
             return Err(envelope);
         }
-        let was_idle = self.mailbox.push(envelope);
+        let was_idle = match self.mailbox.push(envelope) {
+            Push::Queued => false,
+            Push::Woke => true,
+            Push::Closed => return Err(self.take_back()),
+        };
         worker::with_current(&self.shared, |w| match w {
             Some(w) => {
                 bump(&w.stats().sent);
@@ -175,6 +181,27 @@ impl<A: Actor> ActorCell<A> {
             }
         });
         Ok(())
+    }
+
+    /// After a push found the mailbox closed: takes the pushed envelope back, and drops
+    /// (counting them as dead letters) any that other senders queued behind it.
+    #[cold]
+    #[inline(never)]
+    fn take_back(&self) -> Envelope<A> {
+        let mut dead = 0;
+        // SAFETY: the push that returned `Closed` made this caller the mailbox's consumer,
+        // and this is the call right after it.
+        let own = unsafe {
+            self.mailbox.take_back(|envelope| {
+                if !matches!(envelope, Envelope::Collect(_)) {
+                    dead += 1;
+                }
+            })
+        };
+        if dead > 0 {
+            self.shared.dead_letters.fetch_add(dead, Ordering::Relaxed);
+        }
+        own
     }
 
     /// This cell as a type-erased task (a new reference).
@@ -222,12 +249,18 @@ impl<A: Actor> ActorCell<A> {
                 Err(seen) => current = seen,
             }
         };
-        if !self.stopped.load(Ordering::Acquire) && self.mailbox.push(Envelope::Collect(generation))
-        {
-            let site = self.home.target();
-            // SAFETY: this push found the actor idle.
-            self.shared
-                .schedule(unsafe { self.take_idle_reference() }, site);
+        if self.stopped.load(Ordering::Acquire) {
+            return;
+        }
+        match self.mailbox.push(Envelope::Collect(generation)) {
+            Push::Woke => {
+                let site = self.home.target();
+                // SAFETY: this push found the actor idle.
+                self.shared
+                    .schedule(unsafe { self.take_idle_reference() }, site);
+            }
+            Push::Queued => {}
+            Push::Closed => drop(self.take_back()),
         }
     }
 
@@ -262,8 +295,8 @@ impl<A: Actor> ActorCell<A> {
         });
     }
 
-    /// Stops the actor on this worker: mark, hook, drop state and queued messages, and
-    /// leave the scheduled state for good (the mailbox is never marked idle again).
+    /// Stops the actor on this worker: mark, hook, drop state, close the mailbox (dropping
+    /// what is queued), and leave the scheduled state for good.
     fn stop(self: Arc<Self>, state: &mut State<A>, worker: &Worker) {
         self.stopped.store(true, Ordering::Release);
         // Leaves a dedicated stage, even one a racing move is putting it on right now.
@@ -279,8 +312,16 @@ impl<A: Actor> ActorCell<A> {
             }
         }
         bump(&worker.stats().stopped);
-        // SAFETY: this worker runs the actor's turn, so it is the only consumer.
-        let dead = unsafe { self.drain() };
+        let mut dead = 0;
+        // SAFETY: this worker runs the actor's turn, so it is the only consumer; closing
+        // gives that role up.
+        unsafe {
+            self.mailbox.close(|envelope| {
+                if !matches!(envelope, Envelope::Collect(_)) {
+                    dead += 1;
+                }
+            })
+        };
         if dead > 0 {
             self.shared.dead_letters.fetch_add(dead, Ordering::Relaxed);
         }
@@ -323,7 +364,7 @@ impl<A: Actor> ActorCell<A> {
 
 impl<A: Actor> Drop for ActorCell<A> {
     fn drop(&mut self) {
-        // Messages that slipped in after a stop, or that were queued at shutdown.
+        // Messages queued at shutdown (a stopped actor's mailbox is empty and closed).
         // SAFETY: `&mut self`: no producer or consumer is left.
         let dead = unsafe { self.drain() };
         if dead > 0 {

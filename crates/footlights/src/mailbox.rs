@@ -30,16 +30,44 @@
 //! next turn, whichever worker runs it. The link store is `Release` and the consumer's load of
 //! `next` is `Acquire`, so a message's contents are visible before it is popped.
 //!
-//! The loom models at the bottom of this file check push, pop and mark-idle, and the
-//! idle-to-scheduled hand-off, under every interleaving (`RUSTFLAGS="--cfg loom"`).
+//! * **Closing.** A stopping actor must not leave a message behind: a sender that pushed
+//!   just as the actor stopped would otherwise wait for an answer forever. So the last
+//!   consumer *closes* the mailbox ([`Mailbox::close`]): it drains it and, with the same
+//!   compare-and-swap as mark-idle, sets both the idle bit and a second bit, `CLOSED`. A
+//!   closed mailbox is idle for good: the one push that finds both bits set becomes its
+//!   consumer, but instead of scheduling the actor it takes its own message back (it is the
+//!   first one after the tail), drops whatever other pushes queued meanwhile, and closes the
+//!   mailbox again ([`Mailbox::take_back`]). Pushes that find the bits clear behind it
+//!   report success, and their messages are dropped as dead letters within that same
+//!   call, never left waiting. A push therefore either reaches a consumer that runs the
+//!   actor, or comes back to its sender, or is dropped right away; and the running path
+//!   pays one more bit test, on the push that found the actor idle.
+//!
+//! The loom models at the bottom of this file check push, pop and mark-idle, the
+//! idle-to-scheduled hand-off, and pushes racing a close, under every interleaving
+//! (`RUSTFLAGS="--cfg loom"`).
 
 use std::mem::MaybeUninit;
 use std::ptr;
 
-use crate::sync::{AtomicPtr, ConsumerCell, Ordering};
+use crate::sync::{AtomicPtr, ConsumerCell, Ordering, backoff};
 
 /// The low bit of `head`: set while the actor is idle (not scheduled, nothing to do).
 const IDLE: usize = 1;
+/// The next bit of `head`: set, always with [`IDLE`], once the mailbox is closed.
+const CLOSED: usize = 2;
+
+/// What a push found, and so what its caller must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Push {
+    /// The actor was already scheduled: nothing more to do.
+    Queued,
+    /// The actor was idle: the caller now holds the right, and the duty, to schedule it.
+    Woke,
+    /// The mailbox was closed: the caller is now its consumer and must call
+    /// [`Mailbox::take_back`], which gives the message back.
+    Closed,
+}
 
 struct Node<T> {
     next: AtomicPtr<Node<T>>,
@@ -66,12 +94,12 @@ unsafe impl<T: Send> Send for Mailbox<T> {}
 // SAFETY: as above: shared access is pushes (atomic) and the consumer's exclusive access.
 unsafe impl<T: Send> Sync for Mailbox<T> {}
 
-fn tagged<T>(p: *mut Node<T>) -> *mut Node<T> {
-    p.map_addr(|a| a | IDLE)
+fn tagged<T>(p: *mut Node<T>, tag: usize) -> *mut Node<T> {
+    p.map_addr(|a| a | tag)
 }
 
 fn untagged<T>(p: *mut Node<T>) -> *mut Node<T> {
-    p.map_addr(|a| a & !IDLE)
+    p.map_addr(|a| a & !(IDLE | CLOSED))
 }
 
 fn is_tagged<T>(p: *mut Node<T>) -> bool {
@@ -105,23 +133,28 @@ impl<T> Mailbox<T> {
         let stub = self.stub_ptr();
         // SAFETY: the caller guarantees nobody else can see the mailbox yet.
         self.tail.with_mut(|t| unsafe { *t = stub });
-        let head = if idle { tagged(stub) } else { stub };
+        let head = if idle { tagged(stub, IDLE) } else { stub };
         self.head.store(head, Ordering::Release);
     }
 
-    /// Enqueues `value`. Returns `true` if the actor was idle: the caller now holds the
-    /// right, and the duty, to schedule it.
-    pub(crate) fn push(&self, value: T) -> bool {
+    /// Enqueues `value`, and says what the push found: see [`Push`].
+    #[inline]
+    pub(crate) fn push(&self, value: T) -> Push {
         let node = Box::into_raw(Box::new(Node {
             next: AtomicPtr::new(ptr::null_mut()),
             value: MaybeUninit::new(value),
         }));
         let prev = self.head.swap(node, Ordering::AcqRel);
-        let was_idle = is_tagged(prev);
         // SAFETY: `prev` is live: the consumer frees a node only after moving `tail` past it,
         // which needs `prev.next`, and that is null until the store below.
         unsafe { (*untagged(prev)).next.store(node, Ordering::Release) };
-        was_idle
+        if !is_tagged(prev) {
+            Push::Queued
+        } else if prev.addr() & CLOSED == 0 {
+            Push::Woke
+        } else {
+            Push::Closed
+        }
     }
 
     /// Takes the oldest message, if one is fully linked.
@@ -155,18 +188,73 @@ impl<T> Mailbox<T> {
     ///
     /// # Safety
     /// Only the single consumer may call this, as for [`Mailbox::pop`].
+    #[inline]
     pub(crate) unsafe fn mark_idle(&self) -> bool {
+        // SAFETY: the caller is the only consumer.
+        unsafe { self.mark(IDLE) }
+    }
+
+    /// Sets `tag` on `head` if nothing has been pushed since the tail.
+    ///
+    /// # Safety
+    /// Only the single consumer may call this.
+    unsafe fn mark(&self, tag: usize) -> bool {
         // SAFETY: consumer only.
         let tail = self.tail.with(|t| unsafe { *t });
         self.head
-            .compare_exchange(tail, tagged(tail), Ordering::AcqRel, Ordering::Relaxed)
+            .compare_exchange(tail, tagged(tail, tag), Ordering::AcqRel, Ordering::Relaxed)
             .is_ok()
+    }
+
+    /// Closes the mailbox for good: hands every queued message to `dead`, then marks the
+    /// mailbox closed (see the module documentation). A push that is halfway through is
+    /// waited for, so nothing is left behind. The caller gives up its consumer role.
+    ///
+    /// # Safety
+    /// Only the single consumer may call this, as for [`Mailbox::pop`].
+    pub(crate) unsafe fn close(&self, mut dead: impl FnMut(T)) {
+        let mut step = 0;
+        loop {
+            // SAFETY: the caller is the only consumer.
+            while let Some(value) = unsafe { self.pop() } {
+                dead(value);
+            }
+            // SAFETY: as above.
+            if unsafe { self.mark(IDLE | CLOSED) } {
+                return;
+            }
+            // A push is between its swap and its link; its message comes next.
+            backoff(&mut step);
+        }
+    }
+
+    /// Takes back the message of a push that returned [`Push::Closed`], hands whatever
+    /// other pushes queued behind it to `dead`, and closes the mailbox again.
+    ///
+    /// # Safety
+    /// Only the caller whose push returned [`Push::Closed`] may call this, once, right
+    /// after that push: the push made it the consumer.
+    #[cold]
+    pub(crate) unsafe fn take_back(&self, dead: impl FnMut(T)) -> T {
+        // SAFETY: the push made the caller the consumer. The close it found succeeded when
+        // head was the tail, so the caller's node, linked to that tail by its own push
+        // before it returned, is the first one after it.
+        let own = unsafe { self.pop() }.expect("a push that found the mailbox closed is next");
+        // SAFETY: still the only consumer.
+        unsafe { self.close(dead) };
+        own
     }
 
     /// Whether the actor is idle right now (a snapshot, for tests and metrics).
     #[cfg(test)]
     pub(crate) fn is_idle(&self) -> bool {
         is_tagged(self.head.load(Ordering::Acquire))
+    }
+
+    /// Whether the mailbox is closed right now (a snapshot, for tests).
+    #[cfg(test)]
+    pub(crate) fn is_closed(&self) -> bool {
+        self.head.load(Ordering::Acquire).addr() & CLOSED != 0
     }
 }
 
@@ -205,8 +293,8 @@ mod tests {
     fn fifo_and_idle_bit() {
         let m = boxed(true);
         assert!(m.is_idle());
-        assert!(m.push(1), "first push finds the actor idle");
-        assert!(!m.push(2), "second push finds it scheduled");
+        assert_eq!(m.push(1), Push::Woke, "first push finds the actor idle");
+        assert_eq!(m.push(2), Push::Queued, "second push finds it scheduled");
         // SAFETY: single-threaded test: we are the consumer.
         unsafe {
             assert_eq!(m.pop(), Some(1));
@@ -216,7 +304,28 @@ mod tests {
             assert!(m.mark_idle());
         }
         assert!(m.is_idle());
-        assert!(m.push(3));
+        assert_eq!(m.push(3), Push::Woke);
+    }
+
+    #[test]
+    fn a_push_to_a_closed_mailbox_gets_its_message_back() {
+        let m = boxed(false);
+        m.push(1);
+        m.push(2);
+        let mut dead = Vec::new();
+        // SAFETY: single-threaded test: we are the consumer, and give that role up here.
+        unsafe { m.close(|v| dead.push(v)) };
+        assert_eq!(dead, vec![1, 2], "closing drains what was queued");
+        assert!(m.is_idle() && m.is_closed());
+        assert_eq!(m.push(3), Push::Closed);
+        // SAFETY: the push above returned `Closed`: this thread is the consumer again.
+        let own = unsafe { m.take_back(|v| dead.push(v)) };
+        assert_eq!(own, 3, "the sender gets its own message back");
+        assert!(m.is_closed(), "and the mailbox is closed again");
+        assert_eq!(m.push(4), Push::Closed);
+        // SAFETY: as above.
+        assert_eq!(unsafe { m.take_back(|v| dead.push(v)) }, 4);
+        assert_eq!(dead, vec![1, 2]);
     }
 
     #[test]
@@ -296,7 +405,7 @@ mod loom_models {
                     thread::spawn(move || {
                         let mut woke = 0;
                         for i in 0..2 {
-                            if m.push(p * 10 + i) {
+                            if m.push(p * 10 + i) == Push::Woke {
                                 woke += 1;
                             }
                         }
@@ -369,13 +478,13 @@ mod loom_models {
                     let (m, running, handled) =
                         (Arc::clone(&m), Arc::clone(&running), Arc::clone(&handled));
                     thread::spawn(move || {
-                        if m.push(i) {
+                        if m.push(i) == Push::Woke {
                             run_until_idle(&m, &running, &handled);
                         }
                     })
                 })
                 .collect();
-            if m.push(2) {
+            if m.push(2) == Push::Woke {
                 run_until_idle(&m, &running, &handled);
             }
             for t in threads {
@@ -386,6 +495,64 @@ mod loom_models {
                 "every party that scheduled the actor left it idle"
             );
             assert_eq!(handled.load(Ordering::Relaxed), 3, "no message left behind");
+        });
+    }
+
+    /// A stop racing two senders: the consumer drains and closes the mailbox while two
+    /// producers push. Whatever the interleaving, every message is either handled by the
+    /// consumer before the close, or given back to its own sender, or dropped as a dead
+    /// letter by the push that found the mailbox closed (never left behind in a mailbox
+    /// nobody consumes), exactly once; and the closed mailbox ends empty and closed.
+    /// Without the close (a stop that only drains, as before issue 13), loom finds the
+    /// schedule where a message pushed after the drain stays in the mailbox for good.
+    #[test]
+    fn pushes_racing_a_close_are_never_left_behind() {
+        loom::model(|| {
+            let m = shared(false);
+            let dead = Arc::new(AtomicUsize::new(0));
+            let producers: Vec<_> = (0..2)
+                .map(|p| {
+                    let (m, dead) = (Arc::clone(&m), Arc::clone(&dead));
+                    thread::spawn(move || match m.push(p) {
+                        Push::Queued | Push::Woke => None,
+                        Push::Closed => {
+                            // SAFETY: this push found the mailbox closed: we are its consumer.
+                            let own = unsafe {
+                                m.take_back(|_| {
+                                    dead.fetch_add(1, Ordering::Relaxed);
+                                })
+                            };
+                            assert_eq!(own, p, "the first push after a close is next");
+                            Some(own)
+                        }
+                    })
+                })
+                .collect();
+            // The consumer's last turn: handle what is there, then stop and close.
+            let mut handled = 0;
+            // SAFETY: this thread is the consumer until it closes the mailbox.
+            while unsafe { m.pop() }.is_some() {
+                handled += 1;
+            }
+            // SAFETY: as above; closing gives the consumer role up.
+            unsafe {
+                m.close(|_| {
+                    dead.fetch_add(1, Ordering::Relaxed);
+                })
+            };
+            let returned = producers
+                .into_iter()
+                .filter_map(|h| h.join().unwrap())
+                .count();
+            assert_eq!(
+                handled + returned + dead.load(Ordering::Relaxed),
+                2,
+                "every message handled, returned or dropped, once"
+            );
+            assert!(m.is_closed(), "the mailbox ends closed");
+            // Nobody consumes a closed mailbox: nothing may be left in it.
+            // SAFETY: every other thread has ended; this is the only access.
+            assert!(unsafe { m.pop() }.is_none(), "a message was left behind");
         });
     }
 }

@@ -1,7 +1,8 @@
 //! The atomics the lock-free parts are built from, swapped for loom's under `--cfg loom`.
 //!
-//! Only [`crate::mailbox`] and the home word's stop-versus-move protocol
-//! ([`crate::placement`]) are model-checked, so only they import from here. Under loom every
+//! Only [`crate::mailbox`] (push, pop, mark-idle and close) and the home word's
+//! stop-versus-move protocol ([`crate::placement`]) are model-checked, so only they import
+//! from here. Under loom every
 //! atomic access and every access to the consumer-owned cell becomes a point where loom can
 //! interleave threads, which is what lets `RUSTFLAGS="--cfg loom" cargo test` explore every
 //! schedule of a push racing a pop and a mark-idle.
@@ -10,6 +11,28 @@
 pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
+
+/// Waits a little for another thread to finish a step it has begun (a push between its
+/// swap and its link): spins at first, then yields the processor, in case that thread
+/// was preempted. `step` counts the calls of one wait, starting at 0.
+pub(crate) fn backoff(step: &mut u32) {
+    #[cfg(loom)]
+    {
+        let _ = step;
+        loom::thread::yield_now();
+    }
+    #[cfg(not(loom))]
+    {
+        if *step < 6 {
+            for _ in 0..(1u32 << *step) {
+                std::hint::spin_loop();
+            }
+        } else {
+            std::thread::yield_now();
+        }
+        *step += 1;
+    }
+}
 
 /// A cell whose contents only one thread (the mailbox's consumer) touches at a time.
 ///

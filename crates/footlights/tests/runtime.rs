@@ -223,6 +223,77 @@ fn sends_after_shutdown_return_the_message() {
     assert_eq!(a.send(5).expect_err("shut down").into_inner(), 5);
 }
 
+/// Answers each ask with 1 until told to stop.
+struct Quitter;
+
+enum QuitMsg {
+    Ask(ReplyTo<u32>),
+    Stop,
+}
+
+impl Actor for Quitter {
+    type Msg = QuitMsg;
+    fn handle(&mut self, ctx: &mut Context<Self>, msg: QuitMsg) {
+        match msg {
+            QuitMsg::Ask(reply) => {
+                let _ = reply.send(1);
+            }
+            QuitMsg::Stop => ctx.stop(),
+        }
+    }
+}
+
+/// Asks racing the actor's stop, from another thread: each is refused (the message comes
+/// back), answered, or canceled (dropped as a dead letter), and none is left waiting
+/// while the asker holds a live address. The stop is sent once the first ask is queued,
+/// so that one is always answered and the rest race the stop. A stress test of the real
+/// send path; the loom model `pushes_racing_a_close_are_never_left_behind` (in
+/// `mailbox.rs`) checks the protocol under every interleaving.
+#[test]
+fn asks_racing_a_stop_are_never_left_waiting() {
+    const ROUNDS: u32 = 500;
+    let system = system(2);
+    let (mut refused, mut answered, mut canceled) = (0u32, 0u32, 0u32);
+    for _ in 0..ROUNDS {
+        let actor = system.spawn(Quitter);
+        let (first_queued, queued) = std::sync::mpsc::channel();
+        let asker = {
+            let actor = actor.clone();
+            std::thread::spawn(move || {
+                let mut replies = Vec::new();
+                for _ in 0..16 {
+                    match actor.ask(QuitMsg::Ask) {
+                        Ok(reply) => replies.push(reply),
+                        Err(_) => return (replies, true),
+                    }
+                    let _ = first_queued.send(());
+                }
+                (replies, false)
+            })
+        };
+        queued.recv().expect("the first ask is queued");
+        actor
+            .send(QuitMsg::Stop)
+            .expect("only this thread stops the actor");
+        let (replies, was_refused) = asker.join().unwrap();
+        refused += u32::from(was_refused);
+        for reply in replies {
+            match reply.wait_timeout(PATIENCE) {
+                Some(Ok(1)) => answered += 1,
+                Some(Ok(other)) => panic!("a wrong answer: {other}"),
+                Some(Err(footlights::Canceled)) => canceled += 1,
+                None => panic!("an ask was left waiting on a stopped actor"),
+            }
+        }
+        drop(actor);
+    }
+    quiet(&system);
+    assert!(
+        answered >= ROUNDS,
+        "each first ask was answered ({answered} answered, {refused} refused, {canceled} canceled)"
+    );
+}
+
 /// Notes its stop in a shared counter; holds the address it is given.
 struct Mortal {
     stopped: Arc<AtomicUsize>,
