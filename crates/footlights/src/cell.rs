@@ -5,7 +5,8 @@
 //! A worker that takes a scheduled actor runs one turn: `started` on the first turn, then up
 //! to `batch` messages, one at a time. Then, whichever applies first:
 //!
-//! 1. A handler panicked or called [`crate::Context::stop`]: the actor stops.
+//! 1. A handler panicked or called [`crate::Context::stop`]: the actor stops (a stop in
+//!    `started` comes before the first message).
 //! 2. The batch was used up: it may have more, so it goes to the back of the run queue.
 //! 3. The mailbox was empty and no address is left: nothing can ever reach it again, so it
 //!    stops (garbage collection).
@@ -414,6 +415,10 @@ impl<A: Actor> Runnable for ActorCell<A> {
             if !state.started {
                 state.started = true;
                 actor.started(&mut ctx);
+                if ctx.stopping {
+                    // Stopped in `started`: before the first message.
+                    return true;
+                }
             }
             // SAFETY (both pops): this worker is the only consumer, as above.
             let mut next = unsafe { self.mailbox.pop() };

@@ -223,6 +223,51 @@ fn sends_after_shutdown_return_the_message() {
     assert_eq!(a.send(5).expect_err("shut down").into_inner(), 5);
 }
 
+/// Stops itself in `started`, once `gate` opens; counts the messages it handles.
+struct StopsAtStart {
+    gate: std::sync::mpsc::Receiver<()>,
+    handled: Arc<AtomicUsize>,
+}
+
+impl Actor for StopsAtStart {
+    type Msg = u32;
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        let _ = self.gate.recv();
+        ctx.stop();
+    }
+    fn handle(&mut self, _: &mut Context<Self>, _: u32) {
+        self.handled.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn stopping_in_started_handles_no_message() {
+    for threads in [1, 2] {
+        let system = system(threads);
+        let (open, gate) = std::sync::mpsc::channel();
+        let handled = Arc::new(AtomicUsize::new(0));
+        let a = system.spawn(StopsAtStart {
+            gate,
+            handled: Arc::clone(&handled),
+        });
+        // Queued before `started` returns (it waits for the gate).
+        a.send(1).expect("the actor has not stopped yet");
+        open.send(()).unwrap();
+        quiet(&system);
+        assert!(a.is_stopped());
+        assert_eq!(
+            handled.load(Ordering::SeqCst),
+            0,
+            "no message is handled after a stop in started"
+        );
+        assert_eq!(
+            system.metrics().dead_letters,
+            1,
+            "the message is a dead letter"
+        );
+    }
+}
+
 /// Answers each ask with 1 until told to stop.
 struct Quitter;
 
