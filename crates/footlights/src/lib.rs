@@ -52,38 +52,65 @@
 //! ```
 //!
 //! Inside, in the order a message travels: the mailbox (a lock-free queue whose push tells
-//! the sender whether the actor was idle), the scheduler (workers with run queues, work
-//! stealing, parking, quiescence), and the actor cell (turns, stopping, garbage collection).
-//! Where actors run is chosen at run time ([`placement`]): work stealing, work sharing or
-//! stages; the task, thread or inline policy; placements on stages; and automatic
-//! placement from what the runtime observes ([`auto`]).
+//! the sender whether the actor was idle), the actor cell (turns, stopping, garbage
+//! collection), and the scheduler (workers with run queues, work stealing, parking,
+//! quiescence). Where actors run is chosen at run time ([`placement`]): work stealing, work
+//! sharing or stages; the task, thread or inline policy; placements on stages; and
+//! automatic placement from what the runtime observes ([`auto`]).
 //!
 //! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
 //! [`placement`].
+//!
+//! # Layers
+//!
+//! The runtime's modules form layers, and each imports only from the layers below it;
+//! when a lower layer must call up, it declares a small trait and the upper layer plugs in
+//! (as tokio's task module does with its `Schedule` trait). Bottom up:
+//!
+//! | layer | knows | what it is |
+//! |---|---|---|
+//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
+//! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits |
+//! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
+//! | `cell` | `mailbox`, `task`, `sync` | an actor's state, mailbox, turn, stop and garbage collection; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
+//! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
+//! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
+//! | [`config`] | `placement` | settings from the builder, the environment and defaults |
+//! | `runtime` | `cell`, `scheduler`, `placement` | the state an actor shares with its system, and the glue on the spawn and send paths |
+//! | `actor` | `runtime`, `cell`, `placement`, `reply` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour` |
+//! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
+//!
+//! The traits through which lower layers call up are `task::Run` and `task::Schedule`
+//! (cell and scheduler), `cell::Behaviour` and `cell::Env` (the actor layer and the
+//! runtime), and the scheduler's `Observer` and `Recorder` (automatic placement). They are
+//! generic where a message passes (each actor type's turn is compiled against the one
+//! worker type), so the layers cost a hop nothing; the trait objects are on the sampling
+//! path only. `python3 ../shared/tools/module_cycles.py crates/footlights/src` checks that
+//! the modules form no cycle; `DEVELOPERS.md` says where new features go.
 
 mod actor;
-mod addr;
 pub mod auto;
 mod cell;
 pub mod config;
-mod context;
 mod mailbox;
 mod metrics;
 pub mod placement;
 pub mod reply;
 mod rng;
+mod runtime;
 mod scheduler;
 mod sync;
 mod system;
+mod task;
 
-pub use actor::Actor;
-pub use addr::{Addr, SendError};
+pub use actor::{Actor, Addr, Context, SendError};
+pub use cell::PanicReport;
 pub use config::ConfigError;
-pub use context::Context;
 pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
 pub use reply::{Canceled, Reply, ReplyTo};
-pub use system::{Builder, PanicReport, ShutdownReport, System};
+pub use system::{Builder, ShutdownReport, System};
 
 /// The README's example, compiled and run as a doctest so that it stays true.
 #[cfg(doctest)]

@@ -1,16 +1,17 @@
 //! The atomics the lock-free parts are built from, swapped for loom's under `--cfg loom`.
 //!
-//! Only [`crate::mailbox`] (push, pop, mark-idle and close) and the home word's
-//! stop-versus-move protocol ([`crate::placement`]) are model-checked, so only they import
-//! from here. Under loom every
+//! The model-checked protocols import from here: the mailbox ([`crate::mailbox`]: push,
+//! pop, mark-idle and close), the address count and generation of garbage collection
+//! (the cell's `addresses` module), and the home word's stop-versus-move protocol (the
+//! scheduler's `home` module). Under loom every
 //! atomic access and every access to the consumer-owned cell becomes a point where loom can
 //! interleave threads, which is what lets `RUSTFLAGS="--cfg loom" cargo test` explore every
 //! schedule of a push racing a pop and a mark-idle.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering, fence};
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering, fence};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering, fence};
 
 /// Waits a little for another thread to finish a step it has begun (a push between its
 /// swap and its link): spins at first, then yields the processor, in case that thread

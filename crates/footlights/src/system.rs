@@ -1,68 +1,26 @@
-//! The actor system: worker threads, spawning, quiescence and shutdown.
+//! The actor system: building it, spawning, quiescence, metrics and shutdown.
 //!
-//! [`System`] owns the worker threads; [`Shared`] is what they, and every actor cell, share.
-//! Dropping the `System` shuts it down. See [`crate::scheduler`] for how actors are run.
+//! [`System`] is the top of the runtime: it assembles the layers below it. Building one
+//! resolves the configuration ([`crate::config`]), makes the scheduler (and, for placement
+//! `observe` or `auto`, the automatic placement that observes it), the state every actor
+//! shares ([`crate::runtime`]), and starts the worker threads and the placement
+//! controller. Dropping the `System` shuts it down. See [`crate::scheduler`] for how actors
+//! are run.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::cell::ActorCell;
+use crate::actor::{Actor, Addr};
+use crate::auto::{self, Auto};
+use crate::cell::PanicReport;
 use crate::config::{self, ConfigError, DEFAULT_BATCH, DEFAULT_MAX_DEDICATED};
-use crate::metrics::{Metrics, WorkerMetrics, bump};
-use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
-use crate::scheduler::{self, Scheduler, SchedulerConfig, Task, worker};
-use crate::{Actor, Addr};
-
-/// What the panic hook is told when a handler panics.
-#[derive(Clone, Debug)]
-pub struct PanicReport {
-    /// The actor's type name.
-    pub actor: &'static str,
-    /// Which method panicked: `"handle"` (a message, a continuation or `started`) or
-    /// `"stopped"`.
-    pub during: &'static str,
-    /// The panic message.
-    pub message: String,
-}
-
-type PanicHook = Box<dyn Fn(&PanicReport) + Send + Sync>;
-
-/// What workers and actor cells of one system share.
-pub(crate) struct Shared {
-    pub(crate) sched: Scheduler,
-    pub(crate) on_panic: PanicHook,
-    pub(crate) dead_letters: AtomicU64,
-    /// Actors moved by the automatic placement.
-    pub(crate) placement_moves: AtomicU64,
-    /// Queue-order switches made by the automatic placement.
-    pub(crate) queue_switches: AtomicU64,
-}
-
-impl Shared {
-    /// Schedules a task, whose home said `site`, from wherever the caller is.
-    pub(crate) fn schedule(self: &Arc<Self>, task: Task, site: Site) {
-        worker::with_current(self, |w| match w {
-            Some(w) => w.schedule(task, site),
-            None => self.sched.schedule_external(task, site),
-        });
-    }
-
-    /// Counts a spawn and schedules the new actor.
-    pub(crate) fn spawned_and_schedule(self: &Arc<Self>, task: Task, site: Site) {
-        worker::with_current(self, |w| match w {
-            Some(w) => {
-                bump(&w.stats().spawned);
-                w.schedule(task, site);
-            }
-            None => {
-                self.sched.external.spawned.fetch_add(1, Ordering::Relaxed);
-                self.sched.schedule_external(task, site);
-            }
-        });
-    }
-}
+use crate::metrics::{Metrics, WorkerMetrics};
+use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind};
+use crate::runtime::{PanicHook, Shared};
+use crate::scheduler::probe::Observer;
+use crate::scheduler::{self, Scheduler, SchedulerConfig};
 
 /// Builds a [`System`]. Settings left unset come from the environment, then defaults; see
 /// [`crate::config`].
@@ -157,16 +115,23 @@ impl Builder {
             config::MAX_DEDICATED_ENV,
             || DEFAULT_MAX_DEDICATED,
         )?;
-        let (sched, seeds) = Scheduler::new(SchedulerConfig {
-            threads,
-            batch,
-            kind: config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?,
-            policy: config::resolve_choice(self.policy, config::POLICY_ENV)?,
-            mode: config::resolve_choice(self.placement, config::PLACEMENT_ENV)?,
-            max_dedicated,
-        });
+        let kind = config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?;
+        let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
+        let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
+        let auto = (mode != PlacementMode::Manual).then(|| Arc::new(Auto::new(mode)));
+        let (sched, seeds) = Scheduler::new(
+            SchedulerConfig {
+                threads,
+                batch,
+                kind,
+                max_dedicated,
+            },
+            auto.clone().map(|a| a as Arc<dyn Observer>),
+        );
         let shared = Arc::new(Shared {
             sched,
+            policy,
+            mode,
             on_panic: self.on_panic.unwrap_or_else(|| {
                 Box::new(|r: &PanicReport| {
                     eprintln!(
@@ -176,24 +141,25 @@ impl Builder {
                 })
             }),
             dead_letters: AtomicU64::new(0),
-            placement_moves: AtomicU64::new(0),
-            queue_switches: AtomicU64::new(0),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
+            auto: auto.clone(),
             workers: Vec::new(),
             controller: None,
         };
-        match scheduler::start_workers(&shared, seeds) {
+        match scheduler::start_workers(&shared.sched, seeds) {
             Ok(w) => system.workers = w,
             Err(e) => {
                 shared.sched.begin_shutdown();
                 return Err(ConfigError::Spawn(e.to_string()));
             }
         }
-        if shared.sched.mode != PlacementMode::Manual {
-            system.controller =
-                Some(crate::auto::start(&shared).map_err(|e| ConfigError::Spawn(e.to_string()))?);
+        if let Some(auto) = &auto {
+            system.controller = Some(
+                auto::start(auto, &shared.sched, policy)
+                    .map_err(|e| ConfigError::Spawn(e.to_string()))?,
+            );
         }
         Ok(system)
     }
@@ -223,6 +189,8 @@ impl Builder {
 /// ```
 pub struct System {
     shared: Arc<Shared>,
+    /// Automatic placement, for placement `observe` or `auto`.
+    auto: Option<Arc<Auto>>,
     workers: Vec<JoinHandle<()>>,
     controller: Option<JoinHandle<()>>,
 }
@@ -253,12 +221,12 @@ impl System {
     /// Spawns an actor and returns its address. It starts with its `started` hook. It is
     /// placed by the system's default policy ([`Placement::Default`]).
     pub fn spawn<A: Actor>(&self, actor: A) -> Addr<A> {
-        ActorCell::spawn(&self.shared, actor, &Placement::Default)
+        Addr::spawn(&self.shared, actor, &Placement::Default)
     }
 
     /// Spawns an actor where `placement` says; see [`Placement`].
     pub fn spawn_placed<A: Actor>(&self, actor: A, placement: Placement) -> Addr<A> {
-        ActorCell::spawn(&self.shared, actor, &placement)
+        Addr::spawn(&self.shared, actor, &placement)
     }
 
     /// The scheduler kind.
@@ -268,12 +236,12 @@ impl System {
 
     /// The default execution policy.
     pub fn policy(&self) -> Policy {
-        self.shared.sched.policy
+        self.shared.policy
     }
 
     /// The placement mode.
     pub fn placement(&self) -> PlacementMode {
-        self.shared.sched.mode
+        self.shared.mode
     }
 
     /// Number of worker threads.
@@ -320,12 +288,15 @@ impl System {
             dedicated_started,
             dedicated_live: sched.dedicated.live() as u64,
             dedicated_refused,
-            placement_moves: self.shared.placement_moves.load(Ordering::Relaxed),
-            queue_switches: self.shared.queue_switches.load(Ordering::Relaxed),
-            fifo_order: sched
-                .stages
-                .first()
-                .is_some_and(|s| s.probe.fifo.load(Ordering::Relaxed)),
+            placement_moves: self
+                .auto
+                .as_ref()
+                .map_or(0, |a| a.placement_moves.load(Ordering::Relaxed)),
+            queue_switches: self
+                .auto
+                .as_ref()
+                .map_or(0, |a| a.queue_switches.load(Ordering::Relaxed)),
+            fifo_order: sched.stages.first().is_some_and(|s| s.keeps_fifo()),
             external_messages_sent: sched.external.sent.load(Ordering::Acquire),
             external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
             dead_letters: self.shared.dead_letters.load(Ordering::Acquire),

@@ -11,7 +11,7 @@
 //!    none, it parks. Anything it schedules for other actors goes where their homes say.
 //! 3. **Retire.** A resident actor that stops or moves away leaves the stage; the last
 //!    one wakes the thread. Every push onto the stage happens under the pushing actor's
-//!    home lock and before that actor can leave (see [`crate::placement`]), so once the
+//!    home lock and before that actor can leave (see [`super::home`]), so once the
 //!    count is zero nothing new can arrive: the thread empties its inbox and ends.
 //!
 //! # Counting
@@ -28,10 +28,10 @@ use std::thread::JoinHandle;
 use crossbeam_utils::sync::Parker;
 use parking_lot::{Mutex, MutexGuard};
 
+use super::Scheduler;
 use super::stage::Stage;
 use super::worker::Worker;
 use crate::metrics::WorkerStats;
-use crate::system::Shared;
 
 /// The stack size of a dedicated stage's thread. Actors are event-based, so a turn needs
 /// little stack; a small one keeps thousands of stages cheap.
@@ -72,9 +72,9 @@ impl Dedicated {
 
     /// Starts a dedicated stage with one resident actor, or says why not by returning
     /// `None` (the refusal is counted).
-    pub(crate) fn start(&self, shared: &Arc<Shared>) -> Option<Arc<Stage>> {
+    pub(crate) fn start(&self, sched: &Arc<Scheduler>) -> Option<Arc<Stage>> {
         let mut registry = self.registry.lock();
-        if self.live.load(Ordering::Relaxed) >= self.max || shared.sched.is_shutdown() {
+        if self.live.load(Ordering::Relaxed) >= self.max || sched.is_shutdown() {
             registry.refused += 1;
             return None;
         }
@@ -82,17 +82,17 @@ impl Dedicated {
         let stage = Arc::new(Stage::new(parker.unparker().clone(), 1));
         let worker_stage = Arc::clone(&stage);
         let retiring = Arc::clone(&stage);
-        let worker_shared = Arc::clone(shared);
+        let worker_sched = Arc::clone(sched);
         let spawned = std::thread::Builder::new()
             .name("footlights-dedicated".to_owned())
             .stack_size(STACK_SIZE)
             .spawn(move || {
-                let shared = Arc::clone(&worker_shared);
-                Worker::dedicated(worker_shared, worker_stage, parker).run_dedicated();
-                shared.sched.dedicated.retire(&retiring);
+                let sched = Arc::clone(&worker_sched);
+                Worker::dedicated(worker_sched, worker_stage, parker).run_dedicated();
+                sched.dedicated.retire(&retiring);
                 // Its last turn may have been the system's last work: a quiescence
                 // waiter must look again now that the counters are folded.
-                shared.sched.quiescence.worker_idle();
+                sched.quiescence.worker_idle();
             });
         match spawned {
             Ok(handle) => {

@@ -1,7 +1,20 @@
 //! The scheduler: worker threads, their run queues, stealing, parking and quiescence.
 //!
+//! # What the scheduler knows
+//!
+//! The scheduler runs [`Task`]s: actors' entries ([`Scheduled`]), each an actor's home
+//! ([`home`]: where it is scheduled next) around its cell, which it drives through the
+//! contract in [`crate::task`]. It knows nothing of cells, placement policies, automatic
+//! placement or the system. Placement decides what goes into each home word; automatic
+//! placement watches the workers through the narrow [`probe::Observer`] interface and
+//! decides through home words and a stage's queue order. Its own vocabulary (the
+//! [`SchedulerKind`], the [`Site`] a home names, the [`INLINE_DEPTH`] of inline turns) is
+//! public through [`crate::placement`].
+//!
+//! # The kinds of scheduler
+//!
 //! This describes the default, work-stealing scheduler. The other kinds
-//! ([`crate::SchedulerKind`]) change one thing each: under *work sharing* every pool task
+//! ([`SchedulerKind`]) change one thing each: under *work sharing* every pool task
 //! goes to the one shared injector and workers take one task at a time from it (no next
 //! slot, no deques, no stealing); under *stages* every actor belongs to one worker (round
 //! robin at spawn, unless placed) and sits only in that worker's queues. Actors pinned to a
@@ -46,8 +59,11 @@
 //! actor scheduled). See [`quiescence`].
 
 pub(crate) mod dedicated;
+pub(crate) mod home;
 pub(crate) mod park;
+pub(crate) mod probe;
 pub(crate) mod quiescence;
+pub(crate) mod scheduled;
 pub(crate) mod stage;
 pub(crate) mod worker;
 
@@ -58,33 +74,34 @@ use crossbeam_deque::{Injector, Stealer};
 use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Parker;
 
-use crate::metrics::ExternalStats;
-use crate::placement::{Home, PlacementMode, Policy, SchedulerKind, Site};
-use crate::system::Shared;
+use crate::metrics::{ExternalStats, bump};
 use dedicated::Dedicated;
+pub use home::Site;
+pub(crate) use home::{Home, Target};
 use park::Sleepers;
+use probe::Observer;
 use quiescence::Quiescence;
+pub(crate) use scheduled::{Runnable, Scheduled, Task};
 use stage::Stage;
+pub use worker::INLINE_DEPTH;
+use worker::with_current as with_current_worker;
 
-/// Something a worker can run for one turn: an actor, type-erased.
-pub(crate) trait Runnable: Send + Sync + 'static {
-    /// Runs one turn on `worker`. The task either reschedules itself through the worker or
-    /// marks itself idle; dropping `self` releases the run queue's reference.
-    fn run_turn(self: Arc<Self>, worker: &worker::Worker);
-
-    /// Where the actor is scheduled next.
-    fn home(&self) -> &Home;
-
-    /// Whether the actor has stopped.
-    fn is_stopped(&self) -> bool;
-
-    /// Moves the actor (takes effect at its next scheduling). `movable` says whether the
-    /// runtime may move it again.
-    fn relocate(&self, placement: &crate::Placement, movable: bool);
+/// How worker threads share actors; see the [`crate::placement`] documentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SchedulerKind {
+    /// Each worker has its own run queue; an idle worker steals half of another's (the
+    /// default). The receiver of a send usually runs next on the sender's worker (the
+    /// *next slot*), except on a lone worker, which runs tasks in FIFO order unless
+    /// [`crate::PlacementMode::Auto`] sees that hand-off order is better (see
+    /// [`crate::Metrics::fifo_order`]).
+    #[default]
+    Steal,
+    /// One queue shared by every worker: each turn is taken from it, and requeued to it.
+    Share,
+    /// SALSA Lite's stages: each actor belongs to one worker (round robin at spawn unless
+    /// placed), and workers never take each other's actors.
+    Stages,
 }
-
-/// A scheduled actor in a run queue.
-pub(crate) type Task = Arc<dyn Runnable>;
 
 /// How the scheduler is configured.
 #[derive(Clone, Copy, Debug)]
@@ -92,16 +109,14 @@ pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
     pub(crate) batch: usize,
     pub(crate) kind: SchedulerKind,
-    pub(crate) policy: Policy,
-    pub(crate) mode: PlacementMode,
     pub(crate) max_dedicated: usize,
 }
 
 /// The run queues and counters shared by every worker of one system.
 pub(crate) struct Scheduler {
     pub(crate) kind: SchedulerKind,
-    pub(crate) policy: Policy,
-    pub(crate) mode: PlacementMode,
+    /// What watches the workers, if anything (automatic placement).
+    pub(crate) observer: Option<Arc<dyn Observer>>,
     pub(crate) injector: Injector<Task>,
     pub(crate) stealers: Box<[Stealer<Task>]>,
     /// The pool workers' stages, by index.
@@ -123,8 +138,12 @@ pub(crate) struct WorkerSeed {
 }
 
 impl Scheduler {
-    /// A scheduler as configured, and the per-worker parts to start its workers with.
-    pub(crate) fn new(config: SchedulerConfig) -> (Scheduler, Vec<WorkerSeed>) {
+    /// A scheduler as configured, watched by `observer` if there is one, and the
+    /// per-worker parts to start its workers with.
+    pub(crate) fn new(
+        config: SchedulerConfig,
+        observer: Option<Arc<dyn Observer>>,
+    ) -> (Arc<Scheduler>, Vec<WorkerSeed>) {
         let seeds: Vec<WorkerSeed> = (0..config.threads)
             .map(|index| WorkerSeed {
                 index,
@@ -134,8 +153,7 @@ impl Scheduler {
             .collect();
         let sched = Scheduler {
             kind: config.kind,
-            policy: config.policy,
-            mode: config.mode,
+            observer,
             injector: Injector::new(),
             stealers: seeds.iter().map(|s| s.queue.stealer()).collect(),
             stages: seeds
@@ -153,9 +171,15 @@ impl Scheduler {
         if sched.kind == SchedulerKind::Steal && sched.threads() == 1 {
             // A lone work-stealing worker keeps plain FIFO order (see `worker`); automatic
             // placement may switch it to hand-off order.
-            sched.stages[0].probe.fifo.store(true, Ordering::Relaxed);
+            sched.stages[0].set_fifo(true);
         }
-        (sched, seeds)
+        (Arc::new(sched), seeds)
+    }
+
+    /// Whether an observer watches the workers (placement `observe` or `auto`).
+    #[inline]
+    pub(crate) fn observed(&self) -> bool {
+        self.observer.is_some()
     }
 
     /// Number of pool workers.
@@ -186,6 +210,46 @@ impl Scheduler {
     pub(crate) fn push_shared(&self, task: Task) {
         self.injector.push(task);
         self.sleepers.notify_one();
+    }
+
+    /// Schedules `task`, whose home said `site`, from wherever the caller is.
+    pub(crate) fn schedule(self: &Arc<Self>, task: Task, site: Site) {
+        with_current_worker(self, |w| match w {
+            Some(w) => w.schedule(task, site),
+            None => self.schedule_external(task, site),
+        });
+    }
+
+    /// Counts a spawn and schedules the new actor, from wherever the caller is. On an
+    /// observed system, the actor's home records the pool stage it will run on first.
+    pub(crate) fn spawned(self: &Arc<Self>, task: Task) {
+        let site = task.home().target();
+        with_current_worker(self, |w| {
+            if self.observed() {
+                let here = match site {
+                    Site::Stage(k) => Some(k),
+                    _ => w.and_then(worker::Worker::pool_index),
+                };
+                if let Some(k) = here {
+                    task.home().ran_on(k);
+                }
+            }
+            match w {
+                Some(w) => {
+                    bump(&w.stats().spawned);
+                    w.schedule(task, site);
+                }
+                None => {
+                    self.external.spawned.fetch_add(1, Ordering::Relaxed);
+                    self.schedule_external(task, site);
+                }
+            }
+        });
+    }
+
+    /// The pool stage the calling thread is, if it is a pool worker of this scheduler.
+    pub(crate) fn current_pool_index(self: &Arc<Self>) -> Option<usize> {
+        with_current_worker(self, |w| w.and_then(worker::Worker::pool_index))
     }
 
     /// Schedules `task`, whose home said `site`, from a thread that is not one of this
@@ -285,18 +349,18 @@ pub(crate) fn release_after_shutdown(task: Task) {
     RELEASING.with(|r| *r.borrow_mut() = None);
 }
 
-/// Starts the worker threads of `shared`.
+/// Starts the worker threads of `sched`.
 pub(crate) fn start_workers(
-    shared: &Arc<Shared>,
+    sched: &Arc<Scheduler>,
     seeds: Vec<WorkerSeed>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
     seeds
         .into_iter()
         .map(|seed| {
-            let shared = Arc::clone(shared);
+            let sched = Arc::clone(sched);
             std::thread::Builder::new()
                 .name(format!("footlights-worker-{}", seed.index))
-                .spawn(move || worker::Worker::new(shared, seed).run())
+                .spawn(move || worker::Worker::new(sched, seed).run())
         })
         .collect()
 }

@@ -9,15 +9,19 @@
 //! A dedicated stage also counts the actors that live on it. When the last one stops or
 //! moves away, the stage's thread runs what is left in its inbox and retires
 //! ([`super::dedicated`]).
+//!
+//! Three flags are the stage's state that an observer ([`super::probe`]) may read or set:
+//! whether its worker is parked (kept only on observed systems), whether an observer
+//! watches the turn in progress (its end is then reported), and, for a lone work-stealing
+//! worker, which queue order it keeps (see [`super::worker`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_deque::{Injector, Steal};
 use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Unparker;
 
 use super::Task;
-use crate::auto::StageProbe;
 use crate::metrics::WorkerStats;
 
 /// One worker thread's queue for pinned work, its counters, and how to wake it.
@@ -26,8 +30,12 @@ pub(crate) struct Stage {
     pub(crate) inbox: Injector<Task>,
     /// The counters only this stage's thread writes.
     pub(crate) stats: CachePadded<WorkerStats>,
-    /// What the automatic placement reads from and tells this stage.
-    pub(crate) probe: StageProbe,
+    /// Set while the worker is parked (observed systems only).
+    parked: AtomicBool,
+    /// Set by an observer that wants the end of the turn in progress reported.
+    watched: AtomicBool,
+    /// A lone work-stealing worker keeps plain FIFO order (else hand-off order).
+    fifo: AtomicBool,
     unparker: Unparker,
     /// Dedicated stages only: the actors that live here.
     actors: AtomicUsize,
@@ -40,7 +48,9 @@ impl Stage {
         Stage {
             inbox: Injector::new(),
             stats: CachePadded::new(WorkerStats::default()),
-            probe: StageProbe::default(),
+            parked: AtomicBool::new(false),
+            watched: AtomicBool::new(false),
+            fifo: AtomicBool::new(false),
             unparker,
             actors: AtomicUsize::new(actors),
         }
@@ -89,5 +99,38 @@ impl Stage {
     /// Resident actors (dedicated stages).
     pub(crate) fn residents(&self) -> usize {
         self.actors.load(Ordering::Acquire)
+    }
+
+    /// Whether the worker is parked (as far as an observed system keeps track).
+    pub(crate) fn is_parked(&self) -> bool {
+        self.parked.load(Ordering::Relaxed)
+    }
+
+    /// Called by an observed worker around parking, so that an observer does not mistake
+    /// a parked worker for one stuck in a long turn.
+    pub(crate) fn set_parked(&self, parked: bool) {
+        self.parked.store(parked, Ordering::Relaxed);
+    }
+
+    /// Whether an observer wants the end of the turn in progress reported.
+    #[inline]
+    pub(crate) fn is_watched(&self) -> bool {
+        self.watched.load(Ordering::Relaxed)
+    }
+
+    /// Asks for (or, once reported, withdraws) a report at the end of the turn in
+    /// progress.
+    pub(crate) fn set_watched(&self, watched: bool) {
+        self.watched.store(watched, Ordering::Relaxed);
+    }
+
+    /// Whether a lone work-stealing worker keeps plain FIFO order; see [`super::worker`].
+    pub(crate) fn keeps_fifo(&self) -> bool {
+        self.fifo.load(Ordering::Relaxed)
+    }
+
+    /// Chooses the queue order of a lone work-stealing worker (it looks every few picks).
+    pub(crate) fn set_fifo(&self, fifo: bool) {
+        self.fifo.store(fifo, Ordering::Relaxed);
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
 //!
-//! Where a task *goes* depends on the actor's home ([`crate::placement`]) and on the
+//! Where a task *goes* depends on the actor's home ([`super::home`]) and on the
 //! scheduler kind: pool work goes to the next slot and deque (stealing) or the shared
 //! injector (sharing), or to the worker's own FIFO (stages); pinned work to its stage.
 //!
@@ -34,14 +34,20 @@
 //! * **Hand-off order**: every fresh hand-off takes the next slot and runs next, as on
 //!   several workers, which keeps a request and its reply hot in the cache. It also lets
 //!   the actor a hub answered last jump the queue, so automatic placement
-//!   ([`crate::auto`]) switches to it only when it sees no hub and no spawning.
+//!   ([`crate::auto`]) switches to it (through the stage's flag) only when it sees no hub
+//!   and no spawning.
 //!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
 //! retire when no actor lives on it any more ([`super::dedicated`]).
 //!
 //! The worker publishes itself in a thread-local while it runs, so that a handler's `send`
 //! or `spawn` can schedule onto this worker's queues without any shared state, count on
-//! this worker's own counters, and run an inline actor's turn right here.
+//! this worker's own counters, and run an inline actor's turn right here. It is also what
+//! a turn calls back through ([`crate::task::Schedule`]).
+//!
+//! An inline turn runs inside the turn of the handler that sent to it; a chain of them
+//! deeper than [`INLINE_DEPTH`] is scheduled instead, so that cycles and long chains can
+//! neither deadlock nor overflow the stack.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -52,13 +58,15 @@ use std::sync::atomic::Ordering;
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
 
+use super::probe::Sampler;
 use super::stage::Stage;
-use super::{Task, WorkerSeed};
-use crate::auto::WorkerProbe;
+use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
 use crate::metrics::{WorkerStats, bump, bump_by};
-use crate::placement::{INLINE_DEPTH, SchedulerKind, Site};
 use crate::rng::XorShift;
-use crate::system::Shared;
+use crate::task::Schedule;
+
+/// How many inline turns may nest on one thread before a send schedules instead.
+pub const INLINE_DEPTH: u32 = 16;
 
 /// How many tasks in a row may come from the next slot before the deque gets a turn.
 pub(crate) const NEXT_SLOT_STREAK: u32 = 64;
@@ -74,23 +82,24 @@ thread_local! {
     static CURRENT: Cell<*const Worker> = const { Cell::new(ptr::null()) };
 }
 
-/// Runs `f` with the worker of the current thread, if the thread is a worker of `shared`.
-pub(crate) fn with_current<R>(shared: &Arc<Shared>, f: impl FnOnce(Option<&Worker>) -> R) -> R {
+/// Runs `f` with the worker of the current thread, if the thread is a worker of `sched`.
+#[inline]
+pub(crate) fn with_current<R>(sched: &Arc<Scheduler>, f: impl FnOnce(Option<&Worker>) -> R) -> R {
     CURRENT.with(|current| {
         let p = current.get();
         // SAFETY: `CURRENT` is set only by `Worker::run` and `Worker::run_dedicated` to the
         // worker they are running, on this same thread, and cleared before that worker is
         // dropped; so a non-null pointer is valid for the duration of this call, which
         // cannot outlive the loop.
-        let worker = unsafe { p.as_ref() }.filter(|w| Arc::ptr_eq(&w.shared, shared));
+        let worker = unsafe { p.as_ref() }.filter(|w| Arc::ptr_eq(&w.sched, sched));
         f(worker)
     })
 }
 
 /// The state of one worker thread. It lives on the worker's stack.
 pub(crate) struct Worker {
-    pub(crate) shared: Arc<Shared>,
-    /// This thread's stage: its inbox and counters (also reachable from `shared`).
+    sched: Arc<Scheduler>,
+    /// This thread's stage: its inbox and counters (also reachable from `sched`).
     pub(crate) stage: Arc<Stage>,
     /// The pool index, or `None` for a dedicated stage.
     pool_index: Option<usize>,
@@ -114,21 +123,21 @@ pub(crate) struct Worker {
     streak: Cell<u32>,
     rng: XorShift,
     inline_depth: Cell<u32>,
-    /// Sampling state for automatic placement.
-    pub(crate) probe: WorkerProbe,
+    /// Which turns an observer records, and its recorder.
+    sampler: Sampler,
 }
 
 impl Worker {
-    /// A pool worker.
-    pub(crate) fn new(shared: Arc<Shared>, seed: WorkerSeed) -> Self {
-        let stage = Arc::clone(&shared.sched.stages[seed.index]);
-        Worker::with(shared, stage, Some(seed.index), seed.queue, seed.parker)
+    /// A pool worker. Call on the worker's own thread.
+    pub(crate) fn new(sched: Arc<Scheduler>, seed: WorkerSeed) -> Self {
+        let stage = Arc::clone(&sched.stages[seed.index]);
+        Worker::with(sched, stage, Some(seed.index), seed.queue, seed.parker)
     }
 
-    /// The worker of a dedicated stage.
-    pub(crate) fn dedicated(shared: Arc<Shared>, stage: Arc<Stage>, parker: Parker) -> Self {
+    /// The worker of a dedicated stage. Call on the stage's own thread.
+    pub(crate) fn dedicated(sched: Arc<Scheduler>, stage: Arc<Stage>, parker: Parker) -> Self {
         Worker::with(
-            shared,
+            sched,
             stage,
             None,
             crossbeam_deque::Worker::new_fifo(),
@@ -137,19 +146,23 @@ impl Worker {
     }
 
     fn with(
-        shared: Arc<Shared>,
+        sched: Arc<Scheduler>,
         stage: Arc<Stage>,
         pool_index: Option<usize>,
         queue: crossbeam_deque::Worker<Task>,
         parker: Parker,
     ) -> Self {
-        let kind = shared.sched.kind;
+        let kind = sched.kind;
         let steal_pool = kind == SchedulerKind::Steal && pool_index.is_some();
-        let solo = steal_pool && shared.sched.threads() == 1;
-        let fifo = solo && stage.probe.fifo.load(Ordering::Relaxed);
-        let probe = WorkerProbe::new(shared.sched.mode, pool_index.map_or(0, |i| i as u64 + 1));
+        let solo = steal_pool && sched.threads() == 1;
+        let fifo = solo && stage.keeps_fifo();
+        let sampler = Sampler::new(
+            sched.observer.as_ref(),
+            &stage,
+            pool_index.map_or(0, |i| i as u64 + 1),
+        );
         Worker {
-            shared,
+            sched,
             stage,
             pool_index,
             kind,
@@ -165,7 +178,7 @@ impl Worker {
             streak: Cell::new(0),
             rng: XorShift::new(0x2545_F491_4F6C_DD1D ^ pool_index.map_or(0, |i| i as u64 + 1)),
             inline_depth: Cell::new(0),
-            probe,
+            sampler,
         }
     }
 
@@ -180,16 +193,22 @@ impl Worker {
         self.pool_index
     }
 
-    /// Messages per turn.
-    pub(crate) fn batch(&self) -> usize {
-        self.shared.sched.batch
+    /// Whether an observer watches this worker.
+    #[inline]
+    pub(crate) fn observed(&self) -> bool {
+        self.sampler.enabled()
+    }
+
+    /// Whether the running turn is sampled (its sends are recorded).
+    #[inline]
+    pub(crate) fn sampling(&self) -> bool {
+        self.sampler.sampling()
     }
 
     /// The pool worker loop. Returns at shutdown.
     pub(crate) fn run(self) {
         CURRENT.with(|c| c.set(&self));
-        self.probe.started(&self.stage.probe);
-        let sched = &self.shared.sched;
+        let sched = &self.sched;
         while !sched.is_shutdown() {
             if let Some(task) = self.next_task().or_else(|| self.search()) {
                 self.run_turn(task);
@@ -205,8 +224,7 @@ impl Worker {
     /// any more and its inbox is empty.
     pub(crate) fn run_dedicated(self) {
         CURRENT.with(|c| c.set(&self));
-        self.probe.started(&self.stage.probe);
-        let sched = &self.shared.sched;
+        let sched = &self.sched;
         while !sched.is_shutdown() {
             if let Some(task) = self.take_own() {
                 self.run_turn(task);
@@ -222,20 +240,28 @@ impl Worker {
             }
             sched.quiescence.worker_idle();
             bump(&self.stats().parks);
-            self.probe.parking(&self.stage.probe, true);
+            self.parking(true);
             self.parker.park();
-            self.probe.parking(&self.stage.probe, false);
+            self.parking(false);
         }
         CURRENT.with(|c| c.set(ptr::null()));
+    }
+
+    /// Tells an observer whether this worker is parked, so that it does not mistake a
+    /// parked worker for one stuck in a long turn.
+    fn parking(&self, parked: bool) {
+        if self.sampler.enabled() {
+            self.stage.set_parked(parked);
+        }
     }
 
     #[inline]
     fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
-        if self.probe.enabled() {
-            self.probe.turn_starting();
+        if self.sampler.enabled() {
+            self.sampler.turn_starting();
             task.run_turn(self);
-            self.probe.turn_finished();
+            self.sampler.turn_finished();
         } else {
             task.run_turn(self);
         }
@@ -254,9 +280,9 @@ impl Worker {
         bump(&self.stats().turns);
         let depth = self.inline_depth.get();
         self.inline_depth.set(depth + 1);
-        let sampling = self.probe.pause();
+        let sampling = self.sampler.pause();
         task.run_turn(self);
-        self.probe.resume(sampling);
+        self.sampler.resume(sampling);
         self.inline_depth.set(depth);
     }
 
@@ -321,7 +347,7 @@ impl Worker {
             self.local.borrow_mut().push_back(task);
         } else {
             self.queue.push(task);
-            self.waking(|| self.shared.sched.sleepers.notify_one());
+            self.waking(|| self.sched.sleepers.notify_one());
         }
     }
 
@@ -330,10 +356,16 @@ impl Worker {
     /// actors would save, not work the actor needs a core for.
     #[inline]
     fn waking(&self, wake: impl FnOnce()) {
-        if self.probe.sampling() {
-            self.probe.not_the_handlers(wake);
-        } else {
-            wake();
+        match self.sampler.recorder() {
+            Some(recorder) if self.sampler.sampling() => {
+                let mut wake = Some(wake);
+                recorder.waking(&mut || {
+                    if let Some(wake) = wake.take() {
+                        wake();
+                    }
+                });
+            }
+            _ => wake(),
         }
     }
 
@@ -346,7 +378,7 @@ impl Worker {
                 self.hand_off(task, true);
             }
             Site::Stage(k) if Some(k) == self.pool_index => self.local.borrow_mut().push_back(task),
-            Site::Stage(k) => self.waking(|| self.shared.sched.push_stage(k, task)),
+            Site::Stage(k) => self.waking(|| self.sched.push_stage(k, task)),
             Site::Dedicated => {
                 // The push happens under the home's lock, inside the cell: keep the cell
                 // alive until the lock is released, whoever runs the task meanwhile.
@@ -360,31 +392,40 @@ impl Worker {
         }
     }
 
-    /// Reports the end of a turn to the sampler (called by the actor, which knows who it
-    /// is; only when sampling is enabled).
+    /// Reports the end of a turn to the observer if the turn was sampled or watched
+    /// (called before the actor gives up its reference, only on observed systems).
     #[inline]
-    pub(crate) fn turn_ending(&self, actor: impl FnOnce() -> Task, handled: u64) {
-        if self.probe.wants_turn_end(&self.stage.probe) {
-            self.report_turn_end(actor, handled);
+    pub(crate) fn turn_ending(&self, actor: impl Fn() -> Task, handled: u64) {
+        if self.sampler.sampling() || self.stage.is_watched() {
+            self.report_turn_end(&actor, handled);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn report_turn_end(&self, actor: impl FnOnce() -> Task, handled: u64) {
-        let turns = self.stats().turns.load(Ordering::Relaxed);
-        self.probe.turn_ending(
-            &self.stage.probe,
-            actor,
-            handled,
-            turns,
-            self.inline_depth.get() == 0,
-        );
+    fn report_turn_end(&self, actor: &dyn Fn() -> Task, handled: u64) {
+        if self.inline_depth.get() > 0 {
+            // An inline turn inside another: the outer turn is the one observed.
+            return;
+        }
+        if let Some(recorder) = self.sampler.recorder() {
+            let turns = self.stats().turns.load(Ordering::Relaxed);
+            recorder.turn_ended(actor, handled, turns, self.sampler.sampling());
+        }
+    }
+
+    /// Records a send made by the sampled turn; `cross` if the receiver last ran on
+    /// another stage than this one.
+    #[cold]
+    pub(crate) fn note_send(&self, to: impl Fn() -> Task, to_ptr: *const (), cross: bool) {
+        if let Some(recorder) = self.sampler.recorder() {
+            recorder.sent(&to, to_ptr, cross);
+        }
     }
 
     #[inline]
     fn place_in_pool(&self, task: Task, fresh: bool) {
-        let sched = &self.shared.sched;
+        let sched = &self.sched;
         match (self.kind, self.pool_index) {
             (SchedulerKind::Steal, Some(_)) if fresh => self.hand_off(task, self.solo),
             (SchedulerKind::Steal, Some(_)) if self.solo => self.local.borrow_mut().push_back(task),
@@ -486,7 +527,7 @@ impl Worker {
     /// it moves what hand-off order left in its deque (batches from the injector) to the
     /// back of its FIFO, where FIFO order looks.
     fn refresh_order(&self) {
-        let fifo = self.stage.probe.fifo.load(Ordering::Relaxed);
+        let fifo = self.stage.keeps_fifo();
         if fifo && !self.fifo.get() {
             let mut local = self.local.borrow_mut();
             while let Some(task) = self.queue.pop() {
@@ -506,7 +547,7 @@ impl Worker {
     #[inline]
     fn absorb_external(&self) {
         // Two loads when nothing arrived, which is almost always.
-        let injector = &self.shared.sched.injector;
+        let injector = &self.sched.injector;
         if self.stage.inbox.is_empty() && injector.is_empty() {
             return;
         }
@@ -531,13 +572,13 @@ impl Worker {
     /// needed (spawns record their spawner's stage).
     #[inline]
     fn arrived(&self, task: &Task) {
-        if let (true, Some(k)) = (self.probe.enabled(), self.pool_index) {
+        if let (true, Some(k)) = (self.sampler.enabled(), self.pool_index) {
             task.home().ran_on(k);
         }
     }
 
     fn take_injected(&self) -> Option<Task> {
-        let injector = &self.shared.sched.injector;
+        let injector = &self.sched.injector;
         loop {
             let stolen = match self.kind {
                 // One at a time in FIFO order: a batch would wait in the deque, where FIFO
@@ -564,7 +605,7 @@ impl Worker {
         if let Some(task) = self.take_injected() {
             return Some(task);
         }
-        let stealers = &self.shared.sched.stealers;
+        let stealers = &self.sched.stealers;
         let n = stealers.len();
         if n < 2 || self.kind != SchedulerKind::Steal {
             return None;
@@ -600,7 +641,7 @@ impl Worker {
             if let Some(task) = self.stage.take().or_else(|| self.steal()) {
                 return Some(task);
             }
-            if self.shared.sched.is_shutdown() {
+            if self.sched.is_shutdown() {
                 return None;
             }
             for _ in 0..(1u32 << round) {
@@ -611,7 +652,7 @@ impl Worker {
     }
 
     fn park(&self) {
-        let sched = &self.shared.sched;
+        let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
         sched.sleepers.announce(index);
         if sched.has_pool_work() || !self.stage.inbox.is_empty() || sched.is_shutdown() {
@@ -620,9 +661,9 @@ impl Worker {
         }
         sched.quiescence.worker_idle();
         bump(&self.stats().parks);
-        self.probe.parking(&self.stage.probe, true);
+        self.parking(true);
         self.parker.park();
-        self.probe.parking(&self.stage.probe, false);
+        self.parking(false);
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         sched.sleepers.cancel(index);
@@ -633,5 +674,18 @@ impl Worker {
         if n > 0 {
             bump_by(&self.stats().handled, n);
         }
+    }
+}
+
+impl Schedule for Worker {
+    /// Messages per turn.
+    #[inline]
+    fn batch(&self) -> usize {
+        self.sched.batch
+    }
+
+    #[inline]
+    fn turn_goes_on(&self) {
+        self.flush_next();
     }
 }

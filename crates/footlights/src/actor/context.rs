@@ -1,11 +1,21 @@
 //! The context a handler runs in: its own address, spawning, stopping, and continuing on
-//! replies.
+//! replies; and the binding of every [`Actor`] to the cell's [`Behaviour`].
+//!
+//! The cell runs behaviours, whose hooks get a [`Turn`]: the running actor's node and its
+//! stop flag. A [`Context`] is that turn seen through the public API; the binding at the
+//! bottom of this file copies the turn into a context for each hook and the stop flag back
+//! out, which compiles to nothing once inlined.
 
 use std::sync::Arc;
 
-use crate::cell::ActorCell;
+use super::{Actor, Addr};
+use crate::cell::{Behaviour, Turn};
+use crate::placement::Placement;
 use crate::reply::{Canceled, Reply, ReplyTo};
-use crate::{Actor, Addr, Placement};
+use crate::runtime::{Node, Shared};
+
+/// A continuation run with the actor's state, like a message (see [`Context::then`]).
+pub(crate) type Call<A> = Box<dyn for<'c> FnOnce(&mut A, &mut Context<'c, A>) + Send>;
 
 /// What a handler can do besides changing its own state. Passed to every
 /// [`Actor`] method.
@@ -34,29 +44,30 @@ use crate::{Actor, Addr, Placement};
 /// # Ok(()) }
 /// ```
 pub struct Context<'a, A: Actor> {
-    cell: &'a Arc<ActorCell<A>>,
-    pub(crate) stopping: bool,
+    me: &'a Arc<Node<A>>,
+    stopping: bool,
 }
 
 impl<'a, A: Actor> Context<'a, A> {
-    pub(crate) fn new(cell: &'a Arc<ActorCell<A>>, stopping: bool) -> Self {
-        Context { cell, stopping }
+    /// The system this actor runs on.
+    fn shared(&self) -> &Arc<Shared> {
+        self.me.cell().env()
     }
 
     /// This actor's own address.
     pub fn addr(&self) -> Addr<A> {
-        Addr::new_for(self.cell)
+        Addr::new_for(self.me)
     }
 
     /// Spawns a new actor on the same system. It starts on this worker's queue (idle workers
     /// steal it if this one is busy).
     pub fn spawn<B: Actor>(&self, actor: B) -> Addr<B> {
-        ActorCell::spawn(&self.cell.shared, actor, &Placement::Default)
+        Addr::spawn(self.shared(), actor, &Placement::Default)
     }
 
     /// Spawns a new actor where `placement` says; see [`Placement`].
     pub fn spawn_placed<B: Actor>(&self, actor: B, placement: Placement) -> Addr<B> {
-        ActorCell::spawn(&self.cell.shared, actor, &placement)
+        Addr::spawn(self.shared(), actor, &placement)
     }
 
     /// Stops this actor after the current message: its `stopped` hook runs, its state is
@@ -72,7 +83,7 @@ impl<'a, A: Actor> Context<'a, A> {
 
     /// Number of worker threads in this actor's system.
     pub fn threads(&self) -> usize {
-        self.cell.shared.sched.threads()
+        self.shared().sched.threads()
     }
 
     /// A [`ReplyTo`] whose answer arrives in this actor's mailbox as the message `wrap`
@@ -173,5 +184,46 @@ impl<'a, A: Actor> Context<'a, A> {
             // there is no state left to continue with.
             let _ = me.call(Box::new(move |actor, ctx| k(actor, ctx, outcome)));
         }));
+    }
+}
+
+impl<A: Actor> Context<'_, A> {
+    /// Runs `hook` with a context made of `turn`, and hands the stop flag back.
+    #[inline]
+    fn around<'t>(turn: &mut Turn<'t, Node<A>>, hook: impl FnOnce(&mut Context<'t, A>)) {
+        let mut ctx = Context {
+            me: turn.me,
+            stopping: turn.stopping,
+        };
+        hook(&mut ctx);
+        turn.stopping = ctx.stopping;
+    }
+}
+
+/// Every actor is a behaviour the cell can run, bound to this runtime's types.
+impl<A: Actor> Behaviour for A {
+    type Msg = A::Msg;
+    type Call = Call<A>;
+    type Node = Node<A>;
+    type Env = Arc<Shared>;
+
+    #[inline]
+    fn started(&mut self, turn: &mut Turn<'_, Node<A>>) {
+        Context::around(turn, |ctx| Actor::started(self, ctx));
+    }
+
+    #[inline]
+    fn handle(&mut self, turn: &mut Turn<'_, Node<A>>, msg: A::Msg) {
+        Context::around(turn, |ctx| Actor::handle(self, ctx, msg));
+    }
+
+    #[inline]
+    fn call(&mut self, turn: &mut Turn<'_, Node<A>>, call: Call<A>) {
+        Context::around(turn, |ctx| call(self, ctx));
+    }
+
+    #[inline]
+    fn stopped(&mut self, turn: &mut Turn<'_, Node<A>>) {
+        Context::around(turn, |ctx| Actor::stopped(self, ctx));
     }
 }

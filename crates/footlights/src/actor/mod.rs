@@ -1,11 +1,21 @@
-//! The [`Actor`] trait: state, a typed message, and a handler.
+//! The public actor API: the [`Actor`] trait, the [`Context`] its hooks run in, and the
+//! [`Addr`] that reaches it.
 //!
 //! An actor is not a thread or a stack: it is a value (its state) plus a handler the
 //! runtime calls with one message at a time. Its state is reachable only through the
 //! handler, so no lock ever guards it, and messages are moved into the mailbox
 //! (`Send + 'static`), so nothing is copied and nothing is shared by accident.
+//!
+//! The three types refer to each other (a hook takes a context, a context makes
+//! addresses, an address names its actor type), so they live in one module, the top layer
+//! of the runtime. Below it, the runtime runs actors as the cell's behaviours: the
+//! context module binds every `Actor` to that lower-level interface.
 
-use crate::Context;
+pub(crate) mod addr;
+pub(crate) mod context;
+
+pub use addr::{Addr, SendError};
+pub use context::Context;
 
 /// An actor: its own state, the messages it accepts, and how it handles them.
 ///

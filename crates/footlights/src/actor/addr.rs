@@ -9,11 +9,12 @@ use std::hash::{Hash, Hasher};
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use crate::Actor;
-use crate::cell::{ActorCell, Envelope};
-use crate::placement::{Placement, Site};
+use super::Actor;
+use super::context::Call;
+use crate::cell::Envelope;
+use crate::placement::{Anchor, Placement, Site};
 use crate::reply::{self, Reply, ReplyTo};
-use crate::scheduler::{Runnable, Task};
+use crate::runtime::{self, Node, Shared};
 
 /// The address of an actor of type `A`: cheap to clone, `Send + Sync`.
 ///
@@ -38,7 +39,7 @@ use crate::scheduler::{Runnable, Task};
 pub struct Addr<A: Actor> {
     /// Dropped by hand in `Drop`, so that after shutdown a chain of actors is freed in a
     /// loop instead of by recursion (see [`crate::scheduler::release_after_shutdown`]).
-    cell: ManuallyDrop<Arc<ActorCell<A>>>,
+    node: ManuallyDrop<Arc<Node<A>>>,
 }
 
 /// A message that could not be delivered because the actor has stopped (or its system has
@@ -68,24 +69,28 @@ impl<M> fmt::Display for SendError<M> {
 impl<M> std::error::Error for SendError<M> {}
 
 impl<A: Actor> Addr<A> {
-    /// Wraps a cell whose address count already includes this address.
-    pub(crate) fn from_counted(cell: Arc<ActorCell<A>>) -> Self {
+    /// Spawns `actor` on the system of `shared` where `placement` says, and returns its
+    /// first address.
+    pub(crate) fn spawn(shared: &Arc<Shared>, actor: A, placement: &Placement) -> Self {
         Addr {
-            cell: ManuallyDrop::new(cell),
+            node: ManuallyDrop::new(runtime::spawn(shared, actor, placement)),
         }
     }
 
-    /// Makes a new address for a cell (counts it).
-    pub(crate) fn new_for(cell: &Arc<ActorCell<A>>) -> Self {
-        cell.add_addr();
-        Addr::from_counted(Arc::clone(cell))
+    /// Makes a new address for a node (counts it).
+    pub(crate) fn new_for(node: &Arc<Node<A>>) -> Self {
+        node.cell().add_addr();
+        Addr {
+            node: ManuallyDrop::new(Arc::clone(node)),
+        }
     }
 
     /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped.
+    #[inline]
     pub fn send(&self, msg: A::Msg) -> Result<(), SendError<A::Msg>> {
-        self.cell.deliver(Envelope::Msg(msg)).map_err(|e| match e {
+        runtime::deliver(&self.node, Envelope::Msg(msg)).map_err(|e| match e {
             Envelope::Msg(m) => SendError(m),
-            Envelope::Call(_) | Envelope::Collect(_) => {
+            Envelope::Call(_) | Envelope::Signal(_) => {
                 unreachable!("a message comes back as it went")
             }
         })
@@ -106,34 +111,34 @@ impl<A: Actor> Addr<A> {
     /// deliveries whose sender has nowhere to return the message to).
     pub(crate) fn send_or_count_dead(&self, msg: A::Msg) {
         if self.send(msg).is_err() {
-            self.cell.count_dead_letter();
+            self.node.cell().count_dead_letters(1);
         }
     }
 
-    pub(crate) fn call(&self, call: crate::cell::Call<A>) -> Result<(), crate::cell::Call<A>> {
-        self.cell
-            .deliver(Envelope::Call(call))
-            .map_err(|e| match e {
-                Envelope::Call(c) => c,
-                Envelope::Msg(_) | Envelope::Collect(_) => {
-                    unreachable!("a call comes back as it went")
-                }
-            })
+    /// Delivers a continuation, to run with the actor's state; gives it back if the actor
+    /// has stopped.
+    pub(crate) fn call(&self, call: Call<A>) -> Result<(), Call<A>> {
+        runtime::deliver(&self.node, Envelope::Call(call)).map_err(|e| match e {
+            Envelope::Call(c) => c,
+            Envelope::Msg(_) | Envelope::Signal(_) => {
+                unreachable!("a call comes back as it went")
+            }
+        })
     }
 
     /// Whether the actor has stopped (a later send will fail).
     pub fn is_stopped(&self) -> bool {
-        self.cell.is_stopped()
+        self.node.cell().is_stopped()
     }
 
     /// Where the actor is scheduled next.
     pub fn site(&self) -> Site {
-        self.cell.home().target()
+        self.node.home().target()
     }
 
     /// The pool stage the actor is pinned to, if it is pinned to one.
     pub fn stage(&self) -> Option<usize> {
-        self.cell.home().pinned_stage()
+        self.node.home().pinned_stage()
     }
 
     /// Moves the actor to `placement` (SALSA Lite's migration). The move takes effect the
@@ -159,40 +164,39 @@ impl<A: Actor> Addr<A> {
     /// # Ok(()) }
     /// ```
     pub fn place(&self, placement: Placement) {
-        self.cell.relocate(&placement, false);
-    }
-
-    /// This actor as a type-erased task (for placing other actors near it).
-    pub(crate) fn task(&self) -> Task {
-        self.cell.task()
+        runtime::relocate(&self.node, &placement, false);
     }
 
     /// How many messages the actor has handled so far.
     pub fn messages_handled(&self) -> u64 {
-        self.cell.messages_handled()
+        self.node.cell().messages_handled()
+    }
+}
+
+impl Placement {
+    /// The placement "on the same stage as `addr`'s actor".
+    pub fn near<A: Actor>(addr: &Addr<A>) -> Placement {
+        Placement::Near(Anchor(addr.node.task()))
     }
 }
 
 impl<A: Actor> Clone for Addr<A> {
     fn clone(&self) -> Self {
-        Addr::new_for(&self.cell)
+        Addr::new_for(&self.node)
     }
 }
 
 impl<A: Actor> Drop for Addr<A> {
     fn drop(&mut self) {
-        self.cell.release_addr();
-        // SAFETY: `self.cell` is taken exactly once, here, and `self` is never used again.
-        let cell = unsafe { ManuallyDrop::take(&mut self.cell) };
-        if cell.shared.sched.is_shutdown() {
-            crate::scheduler::release_after_shutdown(cell);
-        }
+        // SAFETY: `self.node` is taken exactly once, here, and `self` is never used again.
+        let node = unsafe { ManuallyDrop::take(&mut self.node) };
+        runtime::release(node);
     }
 }
 
 impl<A: Actor> PartialEq for Addr<A> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.cell, &other.cell)
+        Arc::ptr_eq(&self.node, &other.node)
     }
 }
 
@@ -200,7 +204,7 @@ impl<A: Actor> Eq for Addr<A> {}
 
 impl<A: Actor> Hash for Addr<A> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        Arc::as_ptr(&self.cell).hash(state);
+        Arc::as_ptr(&self.node).hash(state);
     }
 }
 
@@ -210,7 +214,7 @@ impl<A: Actor> fmt::Debug for Addr<A> {
             f,
             "Addr<{}>({:p})",
             std::any::type_name::<A>(),
-            Arc::as_ptr(&self.cell)
+            Arc::as_ptr(&self.node)
         )
     }
 }

@@ -1,0 +1,306 @@
+//! Deciding: the rules automatic placement applies to what it observed.
+//!
+//! # The rules
+//!
+//! Every [`super::DECIDE_EVERY`] rounds, in `auto` mode, the controller applies rules
+//! 1 to 4 to the averages in [`Observations`]; rule 5 runs every round. Each rule that
+//! moves an actor does so at once, through [`super::moves`], so that the rules after it
+//! see where it went. Only actors spawned with [`crate::Placement::Default`] under
+//! the `task` policy are moved; what the program placed stays where it was put.
+//!
+//! 1. **Blocking actors get their own stage.** An actor seen blocked (off the CPU for at
+//!    least 5 ms of a watched turn, having given the CPU up itself) moves to a dedicated
+//!    stage, so it stops holding a pool worker (and every actor queued behind it) hostage.
+//! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message (on
+//!    average, and in at least half of its sampled turns, so that one sampled turn that
+//!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool,
+//!    where stealing spreads such actors over the workers, and is never pinned next to
+//!    chatty actors that would wait behind it.
+//! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
+//!    itself, and whose messages arrive one at a time (about one message per turn) becomes
+//!    inline: its senders run it directly, with no hand-off. A leaf whose messages queue
+//!    up stays where it is: its turns handle them in batches, and inlining a flood would
+//!    make its sender do all the work while other workers idle (counting on two cores
+//!    took 1.5 times as long that way).
+//! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
+//!    light actors with many *cross-stage* sends, each with at most two chatty partners
+//!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
+//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core). Loads add up,
+//!    except for two actors that message each other both ways: those mostly take turns
+//!    (a ball going back and forth, a request and its reply) and count as the busier of
+//!    the two. (Added up, a ping-pong pair on two stages looked like 0.9 to 1.8 cores,
+//!    since each stage is busy while the other waits, and was co-located only when the
+//!    noise allowed: after seconds, sometimes not within a minute.) Each group is pinned
+//!    to one stage, the least loaded one unless a member is pinned already. Under
+//!    work stealing the controller does not co-locate: the next slot already keeps a
+//!    hand-off on the sender's worker, and a cross-stage send there means a thief took
+//!    work an idle worker needed. Pinning only the sampled fragments of a token ring to
+//!    different stages made threadring 1.7 times slower on two threads (see
+//!    `docs/findings.md`). Hubs (chameneos's meeting place) are left alone under every
+//!    scheduler: pinning a hub with the sampled part of its partners made chameneos
+//!    unfair.
+//! 5. **A lone worker's queue order.** With one work-stealing worker, the controller also
+//!    chooses, every round (the first few rounds are short, because a short program's
+//!    actors are laid out in memory by then), between plain FIFO order, where the worker
+//!    starts, and hand-off order, where the receiver of a send runs next
+//!    (the scheduler's `worker` module). FIFO order is kept while actors are being spawned
+//!    (trees: each level runs before the next, and a parent's answers arrive in memory
+//!    order; spreading ran 1.4 times faster) or while the samples show a hub, an actor
+//!    with several senders that gets a large share of all messages (its clients then wait
+//!    their turn; in hand-off order two of sixteen clients got 82% of a hub's answers).
+//!    Without either, and only on evidence from enough samples, the worker switches to
+//!    hand-off order, which keeps a request and its reply hot in the cache (big ran about
+//!    1.15 times faster). [`crate::Metrics::fifo_order`] and
+//!    [`crate::Metrics::queue_switches`] show what it chose.
+//!
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+use super::moves::Mover;
+use super::observe::{HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed};
+use crate::placement::{Placement, SchedulerKind, Site};
+
+/// The largest estimated load, in cores, of a group pinned to one stage.
+pub const GROUP_LOAD: f64 = 0.7;
+/// Long turns (decayed count) it takes to call an actor blocking or CPU-heavy.
+const LONG_TURNS: f64 = 1.0;
+/// Handler time per message below which an actor is cheap enough to run inline.
+const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
+/// Sampled turns needed before an actor is judged at all.
+const MIN_TURNS: f64 = 2.0;
+/// Sampled cross-stage sends on a pair needed before it counts as chatty.
+const MIN_CROSS: f64 = 4.0;
+/// Most distinct chatty partners an actor may have and still be co-located: pairs, chains
+/// and rings, not hubs.
+const MAX_PARTNERS: usize = 2;
+/// Share of all sampled sends a hub must get for a lone worker to keep FIFO order
+/// (half of it to keep FIFO order once chosen).
+const HUB_SHARE: f64 = 0.2;
+/// Spawns per turn that make a lone worker keep FIFO order (a quarter of it to keep FIFO
+/// order once chosen).
+const SPAWNING: f64 = 0.02;
+/// Turns a round must have run for its spawn rate to count.
+const MIN_ORDER_TURNS: u64 = 256;
+/// Sampled turns (decaying) needed before the hub share counts.
+const MIN_ORDER_SAMPLES: f64 = 32.0;
+
+/// What rule 5 keeps between rounds.
+#[derive(Default)]
+pub(super) struct OrderState {
+    /// The lone worker's turns and spawns at the last round.
+    turns: u64,
+    spawned: u64,
+    /// Spawns per turn, averaged over rounds.
+    spawn_rate: f64,
+    /// Whether `spawn_rate` has a first value.
+    seen: bool,
+}
+
+/// Whether the runtime may move the actor (it placed it itself, and it is alive).
+fn movable(o: &Observed) -> bool {
+    o.actor.home().movable() && !o.actor.is_stopped()
+}
+
+/// Rules 1 to 4.
+pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
+    // 1 and 2: blocking actors to dedicated stages; heavy ones stay in (or go back to)
+    // the pool.
+    for o in obs.actors.values_mut() {
+        if !movable(o) {
+            continue;
+        }
+        let site = o.actor.home().target();
+        if (o.turns >= MIN_TURNS
+            && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE
+            && o.heavy_turns * 2.0 >= o.turns)
+            || o.busy >= LONG_TURNS
+        {
+            o.heavy = true;
+        }
+        if o.blocked >= LONG_TURNS {
+            o.blocked_for_good = true;
+        }
+        if o.blocked_for_good && site != Site::Dedicated {
+            mover.relocate(&o.actor, Placement::Dedicated);
+        } else if o.heavy && !o.blocked_for_good && matches!(site, Site::Stage(_) | Site::Inline) {
+            mover.relocate(&o.actor, Placement::Pool);
+        }
+    }
+    // 3: cheap leaves run inline.
+    for o in obs.actors.values() {
+        if !movable(o) || o.heavy || o.blocked_for_good {
+            continue;
+        }
+        // Whether the messages come from actors does not matter: a send from outside
+        // the runtime schedules an inline actor on the pool as before.
+        // Inline only what arrives one message at a time: a leaf whose messages queue up
+        // is handled in batches, which inlining would undo (and a flood's sender would
+        // do all the work itself, leaving the other workers idle).
+        let one_at_a_time = o.handled <= o.turns * 1.5;
+        let leaf = o.turns >= MIN_TURNS && o.sends == 0.0 && one_at_a_time;
+        if leaf
+            && o.ns_per_message() <= CHEAP_NS_PER_MESSAGE
+            && o.actor.home().target() == Site::Pool
+        {
+            mover.relocate(&o.actor, Placement::Inline);
+        }
+    }
+    colocate(obs, mover);
+}
+
+/// Rule 5: on a lone work-stealing worker, chooses between hand-off order and plain FIFO
+/// order, every round.
+pub(super) fn choose_order(obs: &Observations, order: &mut OrderState, mover: &Mover) {
+    let stage = &mover.sched().stages[0];
+    let turns = stage.stats.turns.load(Ordering::Relaxed);
+    let spawned = stage.stats.spawned.load(Ordering::Relaxed);
+    let (turns_now, spawned_now) = (
+        turns.saturating_sub(order.turns),
+        spawned.saturating_sub(order.spawned),
+    );
+    (order.turns, order.spawned) = (turns, spawned);
+    if turns_now < MIN_ORDER_TURNS {
+        // Too little happened this round to say anything.
+        return;
+    }
+    let rate = spawned_now as f64 / turns_now as f64;
+    order.spawn_rate = if order.seen {
+        0.5 * (order.spawn_rate + rate)
+    } else {
+        rate
+    };
+    order.seen = true;
+    // The share of all sampled sends that go to the busiest actor with many senders.
+    let sampled: f64 = obs.actors.values().map(|o| o.turns).sum();
+    let sent: f64 = obs.actors.values().map(|o| o.sends).sum();
+    let hub = obs
+        .actors
+        .values()
+        .filter(|o| o.senders.len() >= HUB_SENDERS)
+        .map(|o| o.received)
+        .fold(0.0, f64::max);
+    // Without enough sampled turns there is no evidence of a hub either way: a hub's
+    // senders must have been sampled too, not just one of its turns.
+    let hub_share = (sampled >= MIN_ORDER_SAMPLES && sent > 0.0).then(|| hub / sent);
+    let fifo = if stage.keeps_fifo() {
+        // Leave FIFO order only on evidence: no spawning, and no hub in the samples.
+        order.spawn_rate >= SPAWNING / 4.0 || hub_share.is_none_or(|share| share >= HUB_SHARE / 2.0)
+    } else {
+        order.spawn_rate >= SPAWNING || hub_share.is_some_and(|share| share >= HUB_SHARE)
+    };
+    mover.set_fifo(stage, fifo);
+}
+
+/// Rule 4: groups chatty light actors and pins each group to one stage.
+fn colocate(obs: &Observations, mover: &Mover) {
+    let threads = mover.sched().threads();
+    if threads < 2 || mover.sched().kind == SchedulerKind::Steal {
+        return;
+    }
+    let light = |k: &usize| {
+        obs.actors.get(k).is_some_and(|o| {
+            movable(o)
+                && !o.heavy
+                && !o.blocked_for_good
+                && matches!(o.actor.home().target(), Site::Pool | Site::Stage(_))
+        })
+    };
+    // Distinct partners of each actor, over every sampled pair.
+    let mut partners: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(a, b) in obs.edges.keys() {
+        for (x, y) in [(a, b), (b, a)] {
+            let list = partners.entry(x).or_default();
+            if !list.contains(&y) {
+                list.push(y);
+            }
+        }
+    }
+    let few_partners = |k: &usize| partners.get(k).is_none_or(|p| p.len() <= MAX_PARTNERS);
+    let mut pairs: Vec<((usize, usize), f64)> = obs
+        .edges
+        .iter()
+        .filter(|&(&(a, b), &w)| {
+            w >= MIN_CROSS && light(&a) && light(&b) && few_partners(&a) && few_partners(&b)
+        })
+        .map(|(&pair, &w)| (pair, w))
+        .collect();
+    pairs.sort_by(|x, y| y.1.total_cmp(&x.1));
+    // Union-find over the actors in chatty pairs, with each group's load.
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    let mut load: HashMap<usize, f64> = HashMap::new();
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    fn find(parent: &HashMap<usize, usize>, mut k: usize) -> usize {
+        while let Some(&p) = parent.get(&k) {
+            if p == k {
+                break;
+            }
+            k = p;
+        }
+        k
+    }
+    for &((a, b), _) in &pairs {
+        for k in [a, b] {
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(k) {
+                e.insert(k);
+                load.insert(k, obs.load(&obs.actors[&k]));
+                size.insert(k, 1usize);
+            }
+        }
+        let (ra, rb) = (find(&parent, a), find(&parent, b));
+        if ra == rb {
+            continue;
+        }
+        // Two actors that message each other both ways mostly take turns (a ball
+        // going back and forth, a request and its reply): together they need about
+        // as much as the busier of them. Otherwise their loads add up.
+        // (Only for the pair itself: joining larger groups adds their loads.)
+        let both_ways = size[&ra] == 1
+            && size[&rb] == 1
+            && obs.edges.get(&(b, a)).is_some_and(|&w| w >= MIN_CROSS);
+        let merged = if both_ways {
+            load[&ra].max(load[&rb])
+        } else {
+            load[&ra] + load[&rb]
+        };
+        if merged <= GROUP_LOAD {
+            parent.insert(rb, ra);
+            load.insert(ra, merged);
+            let joined = size[&ra] + size[&rb];
+            size.insert(ra, joined);
+        }
+    }
+    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    let members: Vec<usize> = parent.keys().copied().collect();
+    for k in members {
+        let root = find(&parent, k);
+        groups.entry(root).or_default().push(k);
+    }
+    // Each stage's load from what is pinned there already.
+    let mut stage_load = vec![0.0f64; threads];
+    for o in obs.actors.values() {
+        if let Site::Stage(k) = o.actor.home().target() {
+            stage_load[k % threads] += obs.load(o);
+        }
+    }
+    let mut ordered: Vec<(usize, Vec<usize>)> =
+        groups.into_iter().filter(|(_, m)| m.len() >= 2).collect();
+    ordered.sort_by(|x, y| load[&y.0].total_cmp(&load[&x.0]));
+    for (root, members) in ordered {
+        let pinned = members
+            .iter()
+            .find_map(|k| obs.actors[k].actor.home().pinned_stage());
+        let stage = pinned.unwrap_or_else(|| {
+            (0..threads)
+                .min_by(|&x, &y| stage_load[x].total_cmp(&stage_load[y]))
+                .unwrap_or(0)
+        });
+        stage_load[stage] += load[&root];
+        for k in members {
+            let actor = &obs.actors[&k].actor;
+            if actor.home().target() != Site::Stage(stage) {
+                mover.relocate(actor, Placement::Stage(stage));
+            }
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! Observing: what the workers record of the turns they sample, the controller's watch on
+//! long turns, and the decaying averages the rules read.
+//!
+//! # What is sampled, and what it costs
+//!
+//! Nothing here runs unless the system was built with placement `observe` or `auto`.
+//! Then [`Auto`] is the scheduler's observer ([`crate::scheduler::probe`]), and:
+//!
+//! * **Turns, by sampling.** Each worker samples about one turn in [`SAMPLE_EVERY`] (the
+//!   scheduler chooses which, with jitter, so that a ring of actors is not sampled at the
+//!   same member every time). A sampled turn records its wall time (less any time spent
+//!   waking another thread: that is the cost of a cross-thread hand-off, not work the
+//!   actor needs a core for), the messages it handled, and every send it made: to whom,
+//!   and whether the receiver last ran on another stage (a *cross-stage* send, the
+//!   hand-off that co-location would save). That gives message counts per pair of actors
+//!   and handler time per actor, scaled by the sampling rate. An unsampled turn costs one
+//!   counter decrement and a flag test.
+//! * **Long turns, by watching.** The controller looks at every stage each
+//!   [`super::ROUND`]. A stage that has been inside the same turn since the previous look
+//!   is *watched*: the controller notes the time, the thread's CPU clock and its voluntary
+//!   context switches, and when the turn ends, the worker reports the actor with the wall
+//!   and CPU time since then. A turn that used more than half its wall time on the CPU,
+//!   and at least [`BUSY_CPU`] of CPU, was busy computing. (Without that floor, a cheap
+//!   turn whose thread was preempted just before the look, and finished just after it,
+//!   would count as a long computation: CI saw a 400 ns counter marked CPU-heavy that
+//!   way.) One that used less was blocked (sleeping, waiting on I/O or a lock) if the
+//!   thread gave up the CPU by itself meanwhile; if it did not, it was only preempted by
+//!   the operating system, which says nothing about the actor. Sampling by time, not by
+//!   turn count, is what makes a rare long turn visible at all.
+//!
+//! # What is kept
+//!
+//! Every round the controller folds the new samples into [`Observations`]: per actor,
+//! sums of sampled turns, wall time, messages, sends, long turns seen blocked or busy, and
+//! who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
+//! halves them all ([`Observations::decay`]), so old behaviour fades within tens of
+//! milliseconds, and stopped actors and faded pairs are forgotten.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use super::Auto;
+use crate::scheduler::Task;
+use crate::scheduler::probe::{Observer, Recorder};
+use crate::scheduler::stage::Stage;
+
+/// About one turn in this many is sampled on each worker.
+pub const SAMPLE_EVERY: u32 = 512;
+/// CPU time a watched turn must use, besides more than half its wall time, to count as
+/// a long computation.
+pub const BUSY_CPU: Duration = Duration::from_millis(1);
+/// Time off the CPU, in a watched turn whose thread gave the CPU up, that makes the turn
+/// a blocked one. A worker preempted while it briefly waited for a lock is rarely off the
+/// CPU this long; an actor that sleeps or waits on I/O usually is.
+const BLOCKED_NS: u64 = 5_000_000;
+/// Handler time per message above which a sampled turn, or an actor, is CPU-heavy.
+pub(super) const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
+/// Distinct receivers recorded per sampled turn; further sends are only counted.
+const MAX_RECEIVERS: usize = 8;
+/// Distinct senders that make an actor that gets many messages a hub (not a pair's
+/// partner).
+pub(super) const HUB_SENDERS: usize = 3;
+
+/// One receiver of a sampled turn's sends.
+struct SendSample {
+    to: Task,
+    count: u32,
+    cross: u32,
+}
+
+/// What a worker reports to the controller.
+enum Sample {
+    /// A sampled turn.
+    Turn {
+        actor: Task,
+        wall_ns: u64,
+        handled: u64,
+        sends: Vec<SendSample>,
+        other_sends: u32,
+    },
+    /// A watched long turn: wall and CPU time since the controller began to watch it, and
+    /// whether the thread gave up the CPU by itself meanwhile (slept or waited) rather
+    /// than only being preempted.
+    Long {
+        actor: Task,
+        wall_ns: u64,
+        cpu_ns: u64,
+        gave_up_cpu: bool,
+    },
+}
+
+/// The watch a controller puts on a stage that is in a long turn.
+struct Watch {
+    turn: u64,
+    since: Instant,
+    cpu_ns: u64,
+    /// The thread's voluntary context switches so far.
+    voluntary: u64,
+}
+
+/// How a worker thread can be looked at from another thread.
+#[derive(Clone, Copy)]
+struct ThreadIds {
+    cpu_clock: libc::clockid_t,
+    tid: libc::pid_t,
+}
+
+/// What the controller and one stage's worker share.
+pub(super) struct StageProbe {
+    stage: Arc<Stage>,
+    samples: Mutex<Vec<Sample>>,
+    watch: Mutex<Option<Watch>>,
+    /// The worker thread's CPU clock and thread id.
+    thread: Option<ThreadIds>,
+    /// What the controller saw of this stage last round: turns, and whether in a turn.
+    last_seen: AtomicU64,
+    /// Set when the stage's worker has ended (a dedicated stage retired).
+    retired: AtomicBool,
+}
+
+/// A worker's recorder: the sampled turn in progress.
+struct WorkerProbe {
+    probe: Arc<StageProbe>,
+    started: Cell<Option<Instant>>,
+    /// Time the sampled turn spent waking other threads.
+    waking_ns: Cell<u64>,
+    sends: RefCell<Vec<SendSample>>,
+    other_sends: Cell<u32>,
+}
+
+impl Observer for Auto {
+    fn period(&self) -> u32 {
+        SAMPLE_EVERY
+    }
+
+    fn worker_started(&self, stage: &Arc<Stage>) -> Box<dyn Recorder> {
+        // SAFETY: `gettid` has no preconditions.
+        let tid = unsafe { libc::gettid() };
+        let probe = Arc::new(StageProbe {
+            stage: Arc::clone(stage),
+            samples: Mutex::new(Vec::new()),
+            watch: Mutex::new(None),
+            thread: thread_cpu_clock().map(|cpu_clock| ThreadIds { cpu_clock, tid }),
+            last_seen: AtomicU64::new(0),
+            retired: AtomicBool::new(false),
+        });
+        self.stages.lock().push(Arc::clone(&probe));
+        Box::new(WorkerProbe {
+            probe,
+            started: Cell::new(None),
+            waking_ns: Cell::new(0),
+            sends: RefCell::new(Vec::new()),
+            other_sends: Cell::new(0),
+        })
+    }
+}
+
+impl Drop for WorkerProbe {
+    fn drop(&mut self) {
+        self.probe.retired.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Recorder for WorkerProbe {
+    fn sample_begins(&self) {
+        self.waking_ns.set(0);
+        self.started.set(Some(Instant::now()));
+    }
+
+    fn sent(&self, to: &dyn Fn() -> Task, to_ptr: *const (), cross: bool) {
+        let mut sends = self.sends.borrow_mut();
+        if let Some(s) = sends
+            .iter_mut()
+            .find(|s| Arc::as_ptr(&s.to).cast::<()>() == to_ptr)
+        {
+            s.count += 1;
+            s.cross += u32::from(cross);
+        } else if sends.len() < MAX_RECEIVERS {
+            sends.push(SendSample {
+                to: to(),
+                count: 1,
+                cross: u32::from(cross),
+            });
+        } else {
+            self.other_sends.set(self.other_sends.get() + 1);
+        }
+    }
+
+    fn waking(&self, wake: &mut dyn FnMut()) {
+        let start = Instant::now();
+        wake();
+        self.waking_ns
+            .set(self.waking_ns.get() + nanos(start.elapsed()));
+    }
+
+    fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool) {
+        let probe = &*self.probe;
+        // A turn both sampled and watched is reported as sampled only.
+        let mut reported = false;
+        if sampled {
+            if let Some(started) = self.started.take() {
+                reported = true;
+                probe.samples.lock().push(Sample::Turn {
+                    actor: actor(),
+                    wall_ns: nanos(started.elapsed()).saturating_sub(self.waking_ns.get()),
+                    handled,
+                    sends: std::mem::take(&mut *self.sends.borrow_mut()),
+                    other_sends: self.other_sends.replace(0),
+                });
+            }
+        }
+        if probe.stage.is_watched() {
+            probe.stage.set_watched(false);
+            let Some(watch) = probe.watch.lock().take() else {
+                return;
+            };
+            let (false, Some(cpu_now), Some(voluntary)) =
+                (reported, own_cpu_ns(), own_voluntary_switches())
+            else {
+                return;
+            };
+            if watch.turn == turns {
+                probe.samples.lock().push(Sample::Long {
+                    actor: actor(),
+                    wall_ns: nanos(watch.since.elapsed()),
+                    cpu_ns: cpu_now.saturating_sub(watch.cpu_ns),
+                    gave_up_cpu: voluntary > watch.voluntary,
+                });
+            }
+        }
+    }
+}
+
+pub(super) fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// The calling thread's CPU clock id, if the system has one.
+fn thread_cpu_clock() -> Option<libc::clockid_t> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: `pthread_self` is always valid for the calling thread, and `clock` is a valid
+    // place for the result.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    (rc == 0).then_some(clock)
+}
+
+/// Reads a CPU clock, in nanoseconds.
+fn clock_ns(clock: libc::clockid_t) -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write; an invalid clock (a thread that has ended)
+    // makes the call fail, which is handled.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (rc == 0).then(|| {
+        u64::try_from(ts.tv_sec).unwrap_or(0) * 1_000_000_000
+            + u64::try_from(ts.tv_nsec).unwrap_or(0)
+    })
+}
+
+fn own_cpu_ns() -> Option<u64> {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// The calling thread's voluntary context switches (it blocked or slept).
+fn own_voluntary_switches() -> Option<u64> {
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid place for the result.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    (rc == 0).then(|| u64::try_from(usage.ru_nvcsw).unwrap_or(0))
+}
+
+/// Another thread's voluntary context switches, from `/proc`.
+fn voluntary_switches_of(tid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// What the controller knows of one actor (decaying sums of its samples).
+pub(super) struct Observed {
+    pub(super) actor: Task,
+    pub(super) turns: f64,
+    pub(super) wall_ns: f64,
+    pub(super) handled: f64,
+    pub(super) sends: f64,
+    /// Long turns seen blocked (decaying, like the sums above).
+    pub(super) blocked: f64,
+    /// Long turns seen computing (decaying).
+    pub(super) busy: f64,
+    /// Sampled turns that took at least [`HEAVY_NS_PER_MESSAGE`] per message (decaying).
+    pub(super) heavy_turns: f64,
+    /// Judged blocking once: kept on a dedicated stage.
+    pub(super) blocked_for_good: bool,
+    /// Judged CPU-heavy once: kept in the pool.
+    pub(super) heavy: bool,
+    /// Sampled sends other actors made to it (keeps a receiver that is never sampled
+    /// itself in view).
+    pub(super) received: f64,
+    /// Distinct actors seen sending to it (the first [`HUB_SENDERS`]).
+    pub(super) senders: Vec<usize>,
+}
+
+impl Observed {
+    fn new(actor: Task) -> Observed {
+        Observed {
+            actor,
+            turns: 0.0,
+            wall_ns: 0.0,
+            handled: 0.0,
+            sends: 0.0,
+            blocked: 0.0,
+            busy: 0.0,
+            heavy_turns: 0.0,
+            blocked_for_good: false,
+            heavy: false,
+            received: 0.0,
+            senders: Vec::new(),
+        }
+    }
+
+    /// Average handler time per message.
+    pub(super) fn ns_per_message(&self) -> f64 {
+        self.wall_ns / self.handled.max(1.0)
+    }
+}
+
+/// An actor's identity in the controller's maps: the address of its entry.
+fn key(task: &Task) -> usize {
+    Arc::as_ptr(task).cast::<()>() as usize
+}
+
+/// Everything the controller knows: the decaying averages per actor and per pair.
+pub(super) struct Observations {
+    pub(super) actors: HashMap<usize, Observed>,
+    /// Sampled cross-stage sends per (sender, receiver).
+    pub(super) edges: HashMap<(usize, usize), f64>,
+    /// When the averages were last halved.
+    pub(super) window: Instant,
+}
+
+impl Observations {
+    pub(super) fn new() -> Observations {
+        Observations {
+            actors: HashMap::new(),
+            edges: HashMap::new(),
+            window: Instant::now(),
+        }
+    }
+
+    fn observed(&mut self, actor: &Task) -> &mut Observed {
+        self.actors
+            .entry(key(actor))
+            .or_insert_with(|| Observed::new(Arc::clone(actor)))
+    }
+
+    /// Estimated cores an actor keeps busy.
+    pub(super) fn load(&self, o: &Observed) -> f64 {
+        let window = self.window.elapsed().as_nanos().max(1) as f64;
+        o.wall_ns * f64::from(SAMPLE_EVERY) / window
+    }
+
+    /// Folds every stage's new samples into the averages.
+    pub(super) fn ingest(&mut self, stages: &[Arc<StageProbe>]) {
+        for stage in stages {
+            let samples = std::mem::take(&mut *stage.samples.lock());
+            for sample in samples {
+                match sample {
+                    Sample::Turn {
+                        actor,
+                        wall_ns,
+                        handled,
+                        sends,
+                        other_sends,
+                    } => {
+                        let from = key(&actor);
+                        let total: u32 = sends.iter().map(|s| s.count).sum::<u32>() + other_sends;
+                        let o = self.observed(&actor);
+                        o.turns += 1.0;
+                        o.wall_ns += wall_ns as f64;
+                        o.handled += handled as f64;
+                        o.sends += f64::from(total);
+                        if wall_ns as f64 >= HEAVY_NS_PER_MESSAGE * handled.max(1) as f64 {
+                            o.heavy_turns += 1.0;
+                        }
+                        for send in sends {
+                            let to = key(&send.to);
+                            let receiver = self.observed(&send.to);
+                            receiver.received += f64::from(send.count);
+                            if receiver.senders.len() < HUB_SENDERS
+                                && to != from
+                                && !receiver.senders.contains(&from)
+                            {
+                                receiver.senders.push(from);
+                            }
+                            if send.cross > 0 && to != from {
+                                *self.edges.entry((from, to)).or_insert(0.0) +=
+                                    f64::from(send.cross);
+                            }
+                        }
+                    }
+                    Sample::Long {
+                        actor,
+                        wall_ns,
+                        cpu_ns,
+                        gave_up_cpu,
+                    } => {
+                        // Off the CPU for most of the turn: blocked if the thread gave the
+                        // CPU up itself, merely preempted (the machine is oversubscribed)
+                        // otherwise, which says nothing about the actor.
+                        let o = self.observed(&actor);
+                        if cpu_ns * 2 >= wall_ns && cpu_ns >= nanos(BUSY_CPU) {
+                            o.busy += 1.0;
+                        } else if gave_up_cpu && wall_ns.saturating_sub(cpu_ns) >= BLOCKED_NS {
+                            o.blocked += 1.0;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Halves every average, and forgets stopped actors and faded pairs.
+    pub(super) fn decay(&mut self) {
+        self.window = Instant::now();
+        self.actors.retain(|_, o| {
+            o.turns *= 0.5;
+            o.wall_ns *= 0.5;
+            o.handled *= 0.5;
+            o.sends *= 0.5;
+            o.received *= 0.5;
+            o.blocked *= 0.5;
+            o.busy *= 0.5;
+            o.heavy_turns *= 0.5;
+            !o.actor.is_stopped()
+                && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked_for_good || o.heavy)
+        });
+        let actors = &self.actors;
+        self.edges.retain(|(a, b), w| {
+            *w *= 0.5;
+            *w >= 0.05 && actors.contains_key(a) && actors.contains_key(b)
+        });
+    }
+}
+
+impl Auto {
+    /// The stages being observed now (their workers have started and not ended).
+    pub(super) fn live_stages(&self) -> Vec<Arc<StageProbe>> {
+        let mut stages = self.stages.lock();
+        stages.retain(|s| !s.retired.load(Ordering::Relaxed));
+        stages.clone()
+    }
+}
+
+/// Puts a watch on every stage still inside the turn it was in last round.
+pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
+    for probe in stages {
+        let stage = &probe.stage;
+        let turns = stage.stats.turns.load(Ordering::Acquire);
+        // Busy in a turn: not parked, and no turn has started since last round. (A
+        // worker between turns searches for microseconds, then parks.)
+        let in_turn = !stage.is_parked();
+        let seen = (turns << 1) | u64::from(in_turn);
+        let before = probe.last_seen.swap(seen, Ordering::Relaxed);
+        if !in_turn || before != seen || stage.is_watched() {
+            continue;
+        }
+        let Some(ids) = probe.thread else {
+            continue;
+        };
+        let (Some(cpu_ns), Some(voluntary)) =
+            (clock_ns(ids.cpu_clock), voluntary_switches_of(ids.tid))
+        else {
+            continue;
+        };
+        *probe.watch.lock() = Some(Watch {
+            turn: turns,
+            since: Instant::now(),
+            cpu_ns,
+            voluntary,
+        });
+        stage.set_watched(true);
+    }
+}

@@ -1,0 +1,54 @@
+//! What a cell runs: a behaviour's four hooks, seen from below the public API.
+//!
+//! The public [`crate::Actor`] trait's hooks take a [`crate::Context`], and a context
+//! spawns actors and makes addresses through the whole runtime: scheduler, placement and
+//! system. A cell that called `Actor` directly would import all of that, and every layer
+//! would import every other. So the cell runs a [`Behaviour`] instead: the same hooks,
+//! given a [`Turn`] (the running actor's own handle and its stop flag) in place of a
+//! context. The actor layer implements `Behaviour` for every `Actor`, wrapping the turn
+//! in a `Context` for the duration of each call (two words copied in, one flag copied
+//! out), and fixes the associated types to the runtime's own: that is where the layers
+//! are bound together, and the cell stays generic over them.
+
+use std::sync::Arc;
+
+use super::PanicReport;
+
+/// The hooks a cell runs, and the types the runtime binds it to.
+pub(crate) trait Behaviour: Sized + Send + 'static {
+    /// The messages the actor accepts.
+    type Msg: Send + 'static;
+    /// A continuation run with the actor's state.
+    type Call: Send + 'static;
+    /// How the runtime holds the cell (the scheduler's entry around it); the hooks make
+    /// addresses from it.
+    type Node: Send + Sync + 'static;
+    /// What the cell keeps of its system.
+    type Env: Env;
+
+    /// Runs once, before the first envelope.
+    fn started(&mut self, turn: &mut Turn<'_, Self::Node>);
+    /// Handles one message.
+    fn handle(&mut self, turn: &mut Turn<'_, Self::Node>, msg: Self::Msg);
+    /// Runs one continuation.
+    fn call(&mut self, turn: &mut Turn<'_, Self::Node>, call: Self::Call);
+    /// Runs once when the actor stops.
+    fn stopped(&mut self, turn: &mut Turn<'_, Self::Node>);
+}
+
+/// What a hook gets besides the actor's state: the running actor's own handle, and the
+/// flag that stops it after the hook returns.
+pub(crate) struct Turn<'a, N> {
+    /// The scheduler's entry holding this cell.
+    pub(crate) me: &'a Arc<N>,
+    /// Set to stop the actor once the running hook returns.
+    pub(crate) stopping: bool,
+}
+
+/// What a cell reports to its system.
+pub(crate) trait Env: Send + Sync + 'static {
+    /// A hook panicked; the actor is being stopped.
+    fn panicked(&self, report: &PanicReport);
+    /// `n` messages were dropped unhandled (the actor had stopped).
+    fn dead_letters(&self, n: u64);
+}

@@ -1,0 +1,66 @@
+//! What a mailbox carries: messages, continuations, and the runtime's own signals.
+//!
+//! # Why one envelope type
+//!
+//! An actor has one mailbox and one turn, and everything that must happen *in order with
+//! its messages*, or *on the actor's thread with its state*, travels through that mailbox:
+//! a push is what wakes an idle actor, exactly once (see [`crate::mailbox`]), so anything
+//! that goes another way would need a second wake-up protocol. The turn matches on the
+//! envelope; a new kind of envelope is one more arm there and costs nothing on the
+//! messages that are not of that kind. Ordinary messages stay the first variant, and
+//! [`Signal`] keeps every runtime signal in one variant, so the envelope is as large as
+//! the larger of a message and a continuation, whatever signals are added.
+//!
+//! # Where what comes next goes
+//!
+//! * **System signals** (links and monitors, kill, graceful stop) are new [`Signal`]
+//!   variants, handled in the turn's signal arm ([`super::turn`]). A *down* notification
+//!   from a linked or monitored actor is pushed like any message. A *graceful stop* is a
+//!   signal queued behind the messages already sent, so the turn reaches it after them.
+//!   A *kill* must not wait behind the queue: it is a flag the turn reads once when it
+//!   begins (never per message), plus a signal pushed to wake an idle actor; the flag makes
+//!   the woken turn stop before handling anything.
+//! * **Timers** are a system service with its own thread (a wheel or a heap); when a timer
+//!   fires, the service delivers its message through the actor's address from outside the
+//!   runtime, like any other thread, so the mailbox orders it with everything else.
+//!   Cancelling is the service's business and never reaches the cell.
+//! * **Futures polled inside an actor** get a waker that pushes a wake-up signal (naming
+//!   the future) into the mailbox. The push wakes the actor if it is idle, like a message,
+//!   and the turn polls the future with the actor's state. A future that is woken twice
+//!   before its turn comes is polled once.
+//! * **An optional mailbox capacity** is a count of queued messages kept only by cells
+//!   spawned with one, checked in [`super::ActorCell::deliver`] behind the `stopped` check
+//!   that is already there; cells without a capacity pay that one predictable branch, not
+//!   an atomic.
+//!
+//! Signals never count as messages: not as handled, not as dead letters.
+
+/// An envelope in a mailbox: a message, a continuation, or a signal from the runtime.
+pub(crate) enum Envelope<M, C> {
+    /// A message for the actor's handler.
+    Msg(M),
+    /// A continuation run with the actor's state, like a message
+    /// ([`crate::Context::then`]).
+    Call(C),
+    /// A signal from the runtime itself.
+    Signal(Signal),
+}
+
+/// What the runtime tells an actor through its mailbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Signal {
+    /// The last address was dropped, making this generation of the address count (see
+    /// [`super::addresses`]).
+    Collect(u32),
+}
+
+impl<M, C> Envelope<M, C> {
+    /// 1 for a message or a continuation, 0 for a signal: what a dropped envelope adds to
+    /// the dead letters.
+    pub(crate) fn counts(&self) -> u64 {
+        match self {
+            Envelope::Msg(_) | Envelope::Call(_) => 1,
+            Envelope::Signal(_) => 0,
+        }
+    }
+}

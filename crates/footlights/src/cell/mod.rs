@@ -1,0 +1,212 @@
+//! The actor cell: an actor's state, mailbox and lifecycle, and the turn that runs it.
+//!
+//! # What the cell knows
+//!
+//! The cell sits just above the mailbox. It knows the mailbox ([`crate::mailbox`]) and
+//! the scheduling contract ([`crate::task`]), and nothing above them: not the scheduler's
+//! queues, not placement, not the system. It runs any [`Behaviour`] (the public
+//! [`crate::Actor`] trait is bound to it one layer up, in the actor module) and keeps an
+//! opaque *environment* ([`Env`]) for the two things it reports upwards: panics and dead
+//! letters. The scheduler holds the cell inside its own entry and drives it through
+//! [`crate::task::Run`].
+//!
+//! # The life of an actor
+//!
+//! * **Spawned** scheduled: its first turn runs `started`.
+//! * **Delivering** ([`ActorCell::deliver`]): a push onto the mailbox, which tells the sender
+//!   whether the actor was idle (the sender then schedules it) or closed (the message comes
+//!   back). A stopped actor refuses before pushing.
+//! * **Turns** ([`turn`]): `started` once, then up to a batch of envelopes.
+//! * **Garbage collection** ([`addresses`]): the last address dropped sends a signal
+//!   through the mailbox, and the actor stops if, when its turn reaches the signal, no
+//!   address has existed since.
+//! * **Stopping** ([`stop`]): marked stopped, `stopped` hook, state and queued messages
+//!   dropped, and the mailbox closed, so no message can wait in it for good.
+//!
+//! What travels in the mailbox, and where the kinds of envelope still to come (system
+//! signals, timers, futures) go: [`envelope`].
+
+pub(crate) mod addresses;
+pub(crate) mod behaviour;
+pub(crate) mod envelope;
+pub(crate) mod stop;
+pub(crate) mod turn;
+
+use std::cell::UnsafeCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::mailbox::{Mailbox, Push};
+use crate::task::{Run, Schedule, TurnReport};
+use addresses::Addresses;
+pub(crate) use behaviour::{Behaviour, Env, Turn};
+pub(crate) use envelope::{Envelope, Signal};
+pub use stop::PanicReport;
+
+/// What the mailbox of a cell running `B` carries.
+pub(crate) type Letter<B> = Envelope<<B as Behaviour>::Msg, <B as Behaviour>::Call>;
+
+/// The actor's state, touched only inside its turns.
+struct State<B> {
+    actor: Option<B>,
+    started: bool,
+}
+
+/// An actor's cell: shared by its addresses, its run-queue entries and its turn.
+pub(crate) struct ActorCell<B: Behaviour> {
+    mailbox: Mailbox<Letter<B>>,
+    addresses: Addresses,
+    stopped: AtomicBool,
+    handled: AtomicU64,
+    state: UnsafeCell<State<B>>,
+    env: B::Env,
+}
+
+// SAFETY: `state` is only touched inside a turn (or the stop that follows one), and the
+// mailbox's idle bit guarantees that at most one worker runs a turn of a given actor at a
+// time (the one that scheduled it, or the one that took it from a run queue); the hand-off
+// between turns is synchronised by the mailbox's acquire/release operations and the run
+// queues. Everything else is atomic or `Sync`. `B: Send` because the state moves between
+// worker threads.
+unsafe impl<B: Behaviour> Sync for ActorCell<B> {}
+
+impl<B: Behaviour> ActorCell<B> {
+    /// A cell for `actor` with one address. Call [`ActorCell::init`] once it has reached
+    /// its final address.
+    pub(crate) fn new(actor: B, env: B::Env) -> Self {
+        ActorCell {
+            mailbox: Mailbox::new(),
+            addresses: Addresses::new(),
+            stopped: AtomicBool::new(false),
+            handled: AtomicU64::new(0),
+            state: UnsafeCell::new(State {
+                actor: Some(actor),
+                started: false,
+            }),
+            env,
+        }
+    }
+
+    /// Readies the mailbox. The actor starts scheduled: its first turn runs `started`.
+    ///
+    /// # Safety
+    /// Call exactly once, after the cell has reached the address it keeps for life and
+    /// before it is shared.
+    pub(crate) unsafe fn init(&self) {
+        // SAFETY: the caller's guarantee is the mailbox's.
+        unsafe { self.mailbox.init(false) };
+    }
+
+    /// What the cell keeps of its system.
+    pub(crate) fn env(&self) -> &B::Env {
+        &self.env
+    }
+
+    /// Pushes `letter` unless the actor has stopped. `Ok(true)` if the push found the actor
+    /// idle: the caller now holds the right, and the duty, to schedule it (the entry's idle
+    /// reference). `Ok(false)` if it was scheduled already. `Err` gives the letter back: the
+    /// actor has stopped, or stopped while the letter was on its way (the mailbox was
+    /// closed).
+    #[inline]
+    pub(crate) fn deliver(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(letter);
+        }
+        match self.mailbox.push(letter) {
+            Push::Queued => Ok(false),
+            Push::Woke => Ok(true),
+            Push::Closed => Err(self.take_back()),
+        }
+    }
+
+    /// After a push found the mailbox closed: takes the pushed letter back, and drops
+    /// (counting them as dead letters) any that other senders queued behind it.
+    #[cold]
+    #[inline(never)]
+    fn take_back(&self) -> Letter<B> {
+        let mut dead = 0;
+        // SAFETY: the push that returned `Closed` made this caller the mailbox's consumer,
+        // and this is the call right after it.
+        let own = unsafe { self.mailbox.take_back(|letter| dead += letter.counts()) };
+        self.count_dead_letters(dead);
+        own
+    }
+
+    /// Counts a new address (one exists already: the one cloned, or the running actor's).
+    pub(crate) fn add_addr(&self) {
+        self.addresses.add();
+    }
+
+    /// Called when an address is dropped; the last one sends the collect signal. `true`
+    /// if that signal woke the actor: the caller must schedule it, as for
+    /// [`ActorCell::deliver`].
+    pub(crate) fn release_addr(&self) -> bool {
+        let Some(generation) = self.addresses.release() else {
+            return false;
+        };
+        if self.stopped.load(Ordering::Acquire) {
+            return false;
+        }
+        match self
+            .mailbox
+            .push(Envelope::Signal(Signal::Collect(generation)))
+        {
+            Push::Woke => true,
+            Push::Queued => false,
+            Push::Closed => {
+                drop(self.take_back());
+                false
+            }
+        }
+    }
+
+    /// Counts `n` messages dropped unhandled.
+    pub(crate) fn count_dead_letters(&self, n: u64) {
+        if n > 0 {
+            self.env.dead_letters(n);
+        }
+    }
+
+    /// Whether the actor has stopped (later sends fail).
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+
+    /// Messages handled so far.
+    pub(crate) fn messages_handled(&self) -> u64 {
+        self.handled.load(Ordering::Relaxed)
+    }
+}
+
+impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
+    #[inline]
+    fn turn<S: Schedule>(&self, me: &Arc<B::Node>, worker: &S) -> TurnReport {
+        self.run_turn(me, worker)
+    }
+
+    fn stop(&self, me: &Arc<B::Node>) {
+        self.stop_now(me);
+    }
+
+    #[inline]
+    unsafe fn mark_idle(&self) -> bool {
+        // SAFETY: the caller ran the last turn, so it is the mailbox's only consumer.
+        unsafe { self.mailbox.mark_idle() }
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+}
+
+impl<B: Behaviour> Drop for ActorCell<B> {
+    fn drop(&mut self) {
+        // Messages queued at shutdown (a stopped actor's mailbox is empty and closed).
+        let mut dead = 0;
+        // SAFETY: `&mut self`: no producer or consumer is left.
+        while let Some(letter) = unsafe { self.mailbox.pop() } {
+            dead += letter.counts();
+        }
+        self.count_dead_letters(dead);
+    }
+}

@@ -1,0 +1,79 @@
+//! Stopping an actor, and reporting its panics.
+//!
+//! # The stop protocol
+//!
+//! A turn that ended with [`crate::task::TurnEnd::Stop`] is followed, on the same worker,
+//! by the stop:
+//!
+//! 1. The actor is marked stopped: later sends fail before they push, and give the
+//!    message back.
+//! 2. Its `stopped` hook runs (a panic there is reported too), and its state is dropped.
+//! 3. Its mailbox is closed ([`crate::mailbox::Mailbox::close`]): what is queued is dropped
+//!    and counted as dead letters, and the mailbox is marked closed. A send that checked
+//!    the mark just before step 1 and pushes afterwards finds the mailbox closed and takes
+//!    its message back, or, if another send got there first, has it dropped as a dead
+//!    letter at once. Either way no message waits in the mailbox of a stopped actor, so
+//!    no reply to it is left pending (a dropped request cancels its reply), and an
+//!    untimed `ask(..).wait()` cannot hang on it.
+//!
+//! The worker then leaves the scheduled state for good: the scheduler counts the stop
+//! and never marks the mailbox idle again. (The loom model of pushes racing a close is
+//! in [`crate::mailbox`].)
+
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::{ActorCell, Behaviour, Env, Turn};
+
+/// What the panic hook is told when a handler panics.
+#[derive(Clone, Debug)]
+pub struct PanicReport {
+    /// The actor's type name.
+    pub actor: &'static str,
+    /// Which method panicked: `"handle"` (a message, a continuation or `started`) or
+    /// `"stopped"`.
+    pub during: &'static str,
+    /// The panic message.
+    pub message: String,
+}
+
+impl<B: Behaviour> ActorCell<B> {
+    /// Stops the actor; see the module documentation. Runs on the worker that ran its last
+    /// turn, which is still the mailbox's only consumer.
+    pub(super) fn stop_now(&self, me: &Arc<B::Node>) {
+        self.stopped.store(true, Ordering::Release);
+        // SAFETY: the caller ran the actor's last turn and holds its scheduling right, so
+        // no other reference to the state exists.
+        let state = unsafe { &mut *self.state.get() };
+        if let Some(mut actor) = state.actor.take() {
+            let mut turn = Turn { me, stopping: true };
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                actor.stopped(&mut turn);
+                drop(actor);
+            }));
+            if let Err(payload) = outcome {
+                self.report_panic(&*payload, "stopped");
+            }
+        }
+        let mut dead = 0;
+        // SAFETY: the only consumer, as above; closing gives that role up.
+        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
+        self.count_dead_letters(dead);
+    }
+
+    /// Reports a panic of one of the actor's hooks to the system.
+    pub(super) fn report_panic(&self, payload: &(dyn Any + Send), during: &'static str) {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "non-string panic payload".to_owned());
+        self.env.panicked(&PanicReport {
+            actor: std::any::type_name::<B>(),
+            during,
+            message,
+        });
+    }
+}

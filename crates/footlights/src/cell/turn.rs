@@ -1,0 +1,112 @@
+//! A turn: what a worker does with an actor it took from a run queue.
+//!
+//! # The algorithm
+//!
+//! The worker holding the actor's scheduling right runs `started` on the first turn and
+//! then takes up to a batch of envelopes from the mailbox, one at a time: a message goes
+//! to the handler, a continuation runs with the actor's state, a signal is the runtime's
+//! (see [`super::envelope`]). The turn ends, whichever applies first, with:
+//!
+//! 1. [`TurnEnd::Stop`]: a hook panicked, asked to stop ([`crate::Context::stop`]), or a
+//!    collect signal found the actor unreachable. Asking to stop in `started` stops the
+//!    actor before its first envelope.
+//! 2. [`TurnEnd::Yield`]: the batch was used up; the actor may have more to do.
+//! 3. [`TurnEnd::Empty`]: the mailbox looked empty.
+//!
+//! The scheduler acts on the end: it stops the actor ([`super::stop`]), puts it back at the
+//! end of a run queue (Encore and Pony's fairness rule), or tries to mark its mailbox idle
+//! (which fails only if a push is halfway through; then it stays scheduled).
+//!
+//! Between two envelopes of one turn the worker is told the turn goes on
+//! ([`Schedule::turn_goes_on`]), so that an actor this turn scheduled does not wait
+//! behind it in the worker's next slot, where no other worker can take it.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::{ActorCell, Behaviour, Envelope, Signal, Turn};
+use crate::task::{Schedule, TurnEnd, TurnReport};
+
+impl<B: Behaviour> ActorCell<B> {
+    /// Runs one turn on `worker`; see the module documentation.
+    #[inline]
+    pub(super) fn run_turn<S: Schedule>(&self, me: &Arc<B::Node>, worker: &S) -> TurnReport {
+        debug_assert!(
+            !self.stopped.load(Ordering::Relaxed),
+            "a stopped actor is never scheduled again"
+        );
+        // SAFETY: the caller holds the actor's single scheduling right (see the `Sync`
+        // impl), so no other reference to the state exists during the turn.
+        let state = unsafe { &mut *self.state.get() };
+        let batch = worker.batch();
+        let mut turn = Turn {
+            me,
+            stopping: false,
+        };
+        // Envelopes taken (bounded by the batch), and of those, messages handled.
+        let (mut taken, mut handled) = (0usize, 0u64);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            let actor = state.actor.as_mut().expect("a running actor has its state");
+            if !state.started {
+                state.started = true;
+                actor.started(&mut turn);
+                if turn.stopping {
+                    return TurnEnd::Stop;
+                }
+            }
+            // SAFETY (both pops): the only consumer, as above.
+            let mut next = unsafe { self.mailbox.pop() };
+            while let Some(envelope) = next.take() {
+                taken += 1;
+                match envelope {
+                    Envelope::Msg(msg) => {
+                        handled += 1;
+                        actor.handle(&mut turn, msg);
+                    }
+                    Envelope::Call(call) => {
+                        handled += 1;
+                        actor.call(&mut turn, call);
+                    }
+                    Envelope::Signal(signal) => self.signal(signal, &mut turn),
+                }
+                if turn.stopping {
+                    return TurnEnd::Stop;
+                }
+                if taken >= batch {
+                    return TurnEnd::Yield;
+                }
+                // SAFETY: the only consumer, as above.
+                next = unsafe { self.mailbox.pop() };
+                if next.is_some() {
+                    worker.turn_goes_on();
+                }
+            }
+            TurnEnd::Empty
+        }));
+        self.handled.store(
+            self.handled.load(Ordering::Relaxed) + handled,
+            Ordering::Relaxed,
+        );
+        let end = match outcome {
+            Ok(end) => end,
+            Err(payload) => {
+                self.report_panic(&*payload, "handle");
+                TurnEnd::Stop
+            }
+        };
+        TurnReport { end, handled }
+    }
+
+    /// Acts on a signal from the runtime.
+    fn signal(&self, signal: Signal, turn: &mut Turn<'_, B::Node>) {
+        match signal {
+            Signal::Collect(generation) => {
+                if self.addresses.unreachable_since(generation) {
+                    // Nobody can reach the actor any more.
+                    turn.stopping = true;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The runtime put together: what the workers and actors of one system share, and the
+//! few functions that join the layers on the paths every actor takes (spawn, send, and
+//! an address going away).
+//!
+//! The layers below know nothing of each other's types: the cell runs a
+//! [`Behaviour`] with an opaque environment, the scheduler runs entries around any cell
+//! that implements [`crate::task::Run`], and placement writes home words. This module
+//! names the concrete types: an actor's [`Node`] is the scheduler's entry around a cell,
+//! and its environment is the system's [`Shared`] state. A send here is the cell's push
+//! followed by the scheduler's bookkeeping for it, both inlined into the one function, so
+//! the layering costs a hop nothing.
+//!
+//! Above this module are only the public API (the actor module: `Actor`, `Context`,
+//! `Addr`) and [`crate::System`], which builds a [`Shared`] and starts its threads.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport};
+use crate::placement::{self, Placement, PlacementMode, Policy};
+use crate::scheduler::{Home, Scheduled, Scheduler, release_after_shutdown};
+
+/// The hook a system calls when a handler panics.
+pub(crate) type PanicHook = Box<dyn Fn(&PanicReport) + Send + Sync>;
+
+/// What the workers and actor cells of one system share.
+pub(crate) struct Shared {
+    pub(crate) sched: Arc<Scheduler>,
+    /// The policy of actors spawned without a placement.
+    pub(crate) policy: Policy,
+    /// Whether the runtime samples actors and moves them.
+    pub(crate) mode: PlacementMode,
+    pub(crate) on_panic: PanicHook,
+    pub(crate) dead_letters: AtomicU64,
+}
+
+impl Env for Arc<Shared> {
+    fn panicked(&self, report: &PanicReport) {
+        (self.on_panic)(report);
+    }
+
+    fn dead_letters(&self, n: u64) {
+        self.dead_letters.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// An actor as the runtime holds it: the scheduler's entry (its home) around its cell.
+pub(crate) type Node<B> = Scheduled<ActorCell<B>>;
+
+/// A behaviour bound to this runtime's types: what every [`crate::Actor`] is (the actor
+/// module implements [`Behaviour`] for it).
+pub(crate) trait Bound: Behaviour<Env = Arc<Shared>, Node = Node<Self>> {}
+
+impl<B: Behaviour<Env = Arc<Shared>, Node = Node<B>>> Bound for B {}
+
+/// Spawns `actor` on the system of `shared`, where `placement` says, and schedules it.
+/// Returns its node, counted as one address.
+pub(crate) fn spawn<B: Bound>(
+    shared: &Arc<Shared>,
+    actor: B,
+    placement: &Placement,
+) -> Arc<Node<B>> {
+    let (target, movable) = placement::resolve(&shared.sched, shared.policy, placement);
+    let node = Arc::new(Scheduled::new(
+        Home::new(target, movable),
+        ActorCell::new(actor, Arc::clone(shared)),
+    ));
+    // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
+    // it yet. It starts scheduled: the task below is that scheduling.
+    unsafe { node.cell().init() };
+    shared.sched.spawned(node.task());
+    node
+}
+
+/// Delivers `letter` to the actor of `node` unless it has stopped or its system has shut
+/// down (then the letter comes back), and schedules the actor if the push woke it.
+#[inline]
+pub(crate) fn deliver<B: Bound>(node: &Arc<Node<B>>, letter: Letter<B>) -> Result<(), Letter<B>> {
+    let sched = &node.cell().env().sched;
+    if sched.is_shutdown() {
+        return Err(letter);
+    }
+    let woke = node.cell().deliver(letter)?;
+    // SAFETY: `woke` is what the push said.
+    unsafe { node.sent(sched, woke) };
+    Ok(())
+}
+
+/// An address of `node`'s actor was dropped: counts it, and schedules the actor if the
+/// collect signal of the last address woke it. After shutdown, frees the node without
+/// recursing (see [`release_after_shutdown`]).
+pub(crate) fn release<B: Bound>(node: Arc<Node<B>>) {
+    let sched = &node.cell().env().sched;
+    if node.cell().release_addr() {
+        // SAFETY: the collect signal's push found the actor idle.
+        unsafe { node.woken(sched) };
+    }
+    if sched.is_shutdown() {
+        release_after_shutdown(node);
+    }
+}
+
+/// Moves the actor of `node` to `placement` (it takes effect at its next scheduling);
+/// `movable` says whether the runtime may move it again.
+pub(crate) fn relocate<B: Bound>(node: &Arc<Node<B>>, placement: &Placement, movable: bool) {
+    let shared = node.cell().env();
+    placement::relocate(&shared.sched, shared.policy, &**node, placement, movable);
+}

@@ -1,0 +1,202 @@
+//! What the scheduler holds of an actor: an entry with the actor's home around its cell,
+//! and the type-erased task that run queues carry.
+//!
+//! # Who owns the actor while it is scheduled or idle
+//!
+//! An entry ([`Scheduled`]) is reference counted. Besides the references its addresses
+//! hold, exactly one belongs to its scheduling state: while the actor is scheduled it is
+//! the run-queue entry (the [`Task`] a worker runs); while it is idle, the idle state
+//! itself holds it (a worker going idle keeps it with `Arc::into_raw`). The push that finds
+//! the actor idle takes that same reference over as its task
+//! ([`Scheduled::take_idle_reference`]). So scheduling and going idle cost no reference-
+//! count traffic at all: a hop is the mailbox's swap and mark-idle exchange. A worker
+//! never touches the entry after marking it idle, since another worker may already run
+//! it, or stop and free it.
+//!
+//! # A turn, from the scheduler's side
+//!
+//! The worker runs the cell's turn ([`crate::task::Run::turn`]), counts what it handled,
+//! reports the turn to the observer if it was sampled or watched, and then acts on how the
+//! turn ended: back in a run queue where the home says, idle, or stopped (the cell stops,
+//! the home leaves its dedicated stage, and the stop and the descheduling are counted).
+//!
+//! # A send, from the scheduler's side
+//!
+//! A sender pushes onto the cell's mailbox (the cell decides whether the push is allowed)
+//! and then tells the entry ([`Scheduled::sent`]): the worker it runs on counts the send,
+//! notes it for the sampler, and if the push woke the actor, schedules it where its home
+//! says, or, for an inline actor sent to from a handler, runs its turn right there.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::Scheduler;
+use super::home::{Home, Site};
+use super::worker::{Worker, with_current};
+use crate::metrics::bump;
+use crate::task::{Run, TurnEnd};
+
+/// Something a worker can run for one turn: an actor's entry, type-erased.
+pub(crate) trait Runnable: Send + Sync + 'static {
+    /// Runs one turn on `worker`. The task either reschedules itself through the worker,
+    /// goes idle or stops; dropping `self` releases the run queue's reference.
+    fn run_turn(self: Arc<Self>, worker: &Worker);
+
+    /// Where the actor is scheduled next.
+    fn home(&self) -> &Home;
+
+    /// Whether the actor has stopped.
+    fn is_stopped(&self) -> bool;
+}
+
+/// A scheduled actor in a run queue.
+pub(crate) type Task = Arc<dyn Runnable>;
+
+/// An actor as the scheduler holds it: its home, and its cell `C`.
+pub(crate) struct Scheduled<C> {
+    home: Home,
+    cell: C,
+}
+
+impl<C> Scheduled<C> {
+    /// An entry for `cell`, homed at `home`.
+    pub(crate) fn new(home: Home, cell: C) -> Self {
+        Scheduled { home, cell }
+    }
+
+    /// Where the actor is scheduled next.
+    #[inline]
+    pub(crate) fn home(&self) -> &Home {
+        &self.home
+    }
+
+    /// The actor's cell.
+    #[inline]
+    pub(crate) fn cell(&self) -> &C {
+        &self.cell
+    }
+}
+
+impl<C: Run<Scheduled<C>>> Scheduled<C> {
+    /// This entry as a type-erased task (a new reference).
+    pub(crate) fn task(self: &Arc<Self>) -> Task {
+        Arc::clone(self) as Task
+    }
+
+    /// The reference the idle state owns, as a task to schedule.
+    ///
+    /// # Safety
+    /// Only the party whose push found the actor idle may call this, once.
+    #[inline]
+    unsafe fn take_idle_reference(self: &Arc<Self>) -> Task {
+        // SAFETY: the idle state owns one strong reference, kept by `go_idle` with
+        // `Arc::into_raw` (or, at spawn, never needed: a new actor starts scheduled). The
+        // caller's push cleared the idle bit, so it alone takes that reference over;
+        // `Arc::as_ptr` is the pointer `into_raw` returned.
+        let entry: Arc<Self> = unsafe { Arc::from_raw(Arc::as_ptr(self)) };
+        entry
+    }
+
+    /// A message was pushed onto the actor's mailbox by a sender of `sched`: counts it,
+    /// notes it for the sampler, and if the push woke the actor, schedules it (or, an
+    /// inline actor sent to from a handler, runs its turn right here).
+    ///
+    /// # Safety
+    /// `woke` must be what the push said: `true` only if it found the actor idle, which
+    /// hands the caller the idle state's reference.
+    #[inline]
+    pub(crate) unsafe fn sent(self: &Arc<Self>, sched: &Arc<Scheduler>, woke: bool) {
+        with_current(sched, |w| match w {
+            Some(w) => {
+                bump(&w.stats().sent);
+                if w.sampling() {
+                    let cross = self.home.last_stage() != w.pool_index();
+                    w.note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
+                }
+                if woke {
+                    let site = self.home.target();
+                    // SAFETY: the caller's push found the actor idle.
+                    let task = unsafe { self.take_idle_reference() };
+                    if site == Site::Inline && w.can_inline() {
+                        w.run_inline(task);
+                    } else {
+                        w.schedule(task, site);
+                    }
+                }
+            }
+            None => {
+                sched.external.sent.fetch_add(1, Ordering::Relaxed);
+                if woke {
+                    let site = self.home.target();
+                    // SAFETY: the caller's push found the actor idle.
+                    sched.schedule_external(unsafe { self.take_idle_reference() }, site);
+                }
+            }
+        });
+    }
+
+    /// A signal (not a message) pushed by a thread of `sched` woke the actor: schedules it.
+    ///
+    /// # Safety
+    /// Only the party whose push found the actor idle may call this, once.
+    pub(crate) unsafe fn woken(self: &Arc<Self>, sched: &Arc<Scheduler>) {
+        let site = self.home.target();
+        // SAFETY: the caller's push found the actor idle.
+        sched.schedule(unsafe { self.take_idle_reference() }, site);
+    }
+
+    /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
+    /// halfway through.
+    #[inline]
+    fn go_idle(self: Arc<Self>, worker: &Worker) {
+        let entry = Arc::into_raw(self);
+        // SAFETY: the reference behind `entry` is still ours, and this worker ran the last
+        // turn, so it is the mailbox's only consumer.
+        if unsafe { (*entry).cell.mark_idle() } {
+            // The reference now belongs to the idle state. Another worker may already be
+            // running the actor, or have freed it: `entry` is not touched again.
+            worker.deschedule();
+        } else {
+            // SAFETY: not idle, so the reference is still ours: back into an Arc.
+            let entry = unsafe { Arc::from_raw(entry) };
+            let site = entry.home.target();
+            worker.requeue(entry, site);
+        }
+    }
+
+    /// Stops the actor on this worker, which ran its last turn: the cell stops, the home
+    /// leaves its dedicated stage (even one a racing move is putting it on right now), and
+    /// the actor leaves the scheduled state for good.
+    fn stop(self: Arc<Self>, worker: &Worker) {
+        self.cell.stop(&self);
+        self.home.close();
+        bump(&worker.stats().stopped);
+        worker.deschedule();
+    }
+}
+
+impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
+    fn run_turn(self: Arc<Self>, worker: &Worker) {
+        let report = self.cell.turn(&self, worker);
+        worker.count_handled(report.handled);
+        if worker.observed() {
+            worker.turn_ending(|| self.task(), report.handled);
+        }
+        match report.end {
+            TurnEnd::Stop => self.stop(worker),
+            TurnEnd::Yield => {
+                let site = self.home.target();
+                worker.requeue(self, site);
+            }
+            TurnEnd::Empty => self.go_idle(worker),
+        }
+    }
+
+    fn home(&self) -> &Home {
+        &self.home
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.cell.is_stopped()
+    }
+}
