@@ -262,7 +262,8 @@ pub fn report(
         );
     }
     let dir = out.unwrap_or_else(|| default_report_dir(store));
-    let index = crate::report::write(&data, view, &dir)?;
+    let histories = crate::history::for_report(store, &data, view)?;
+    let index = crate::report::write(&data, view, &histories, &dir)?;
     println!("{}", index.display());
     Ok(0)
 }

@@ -15,14 +15,16 @@
 //!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
 //! - [`session`] drives `actorbench run`, running each [`trial`] in the order and for as
-//!   long as [`rounds`] says; [`verify`] checks the
-//!   implementations against the test vectors and [`peers`] probes and installs toolchains
-//!   ([`toolchain`]);
-//! - [`stats`] and [`summary`] reduce runs on the time [`metric`] picks, [`output`] prints them, [`export`] writes them,
-//!   [`report`] draws them, [`compare`] sets two sessions side by side, and [`commands`]
-//!   holds the small commands over a stored database.
+//!   long as [`rounds`] says; [`verify`] checks the implementations against the test
+//!   vectors and [`peers`] probes and installs toolchains ([`toolchain`]);
+//! - [`stats`] and [`summary`] reduce runs on the time [`metric`] picks, [`output`] prints
+//!   them, [`export`] writes them, [`report`] draws them, [`compare`] sets two sessions
+//!   side by side as a regression gate, and [`commands`]
+//!   holds the small commands over a stored database; [`history`] follows one cell across
+//!   sessions and finds where it moved ([`changepoint`]).
 
 pub mod capture;
+pub mod changepoint;
 pub mod check;
 pub mod commands;
 pub mod compare;
@@ -33,6 +35,7 @@ pub mod exec;
 pub mod export;
 pub mod fairness;
 pub mod guardian;
+pub mod history;
 pub mod host;
 pub mod measure;
 pub mod memory;

@@ -121,6 +121,27 @@ enum Command {
         /// The store to copy from.
         source: PathBuf,
     },
+    /// One cell's figure across every stored session and commit, with change points
+    /// (E-divisive means).
+    History {
+        /// Benchmark.
+        bench: String,
+        /// Implementation.
+        #[arg(long = "impl", value_name = "IMPL")]
+        implementation: String,
+        /// Parameters, `key=value ...` (default: the newest session's last set).
+        #[arg(long, value_name = "PARAMS")]
+        params: Option<String>,
+        /// Cores (default: the newest session's highest count).
+        #[arg(long, value_name = "K")]
+        cores: Option<i64>,
+        /// The time shown (default: work; wall for sessions without work times).
+        #[arg(long, value_enum, value_name = "work|wall|cpu")]
+        metric: Option<Metric>,
+        /// Also write the time series as an SVG file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
         #[command(subcommand)]
@@ -339,6 +360,25 @@ fn main() -> ExitCode {
         }
         Command::Import { source } => {
             commands::import(cli.db.as_deref(), cli.suite.as_deref(), &source)
+        }
+        Command::History {
+            bench,
+            implementation,
+            params,
+            cores,
+            metric,
+            svg,
+        } => {
+            let q = actorbench::history::Query {
+                bench,
+                implementation,
+                params,
+                cores,
+                metric,
+                up_to: None,
+            };
+            commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
+                .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {

@@ -703,7 +703,9 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             .report_dir
             .clone()
             .unwrap_or_else(|| crate::commands::default_report_dir(&store));
-        match crate::report::write(&data, &opts.view, &dir) {
+        let written = crate::history::for_report(&store, &data, &opts.view)
+            .and_then(|histories| crate::report::write(&data, &opts.view, &histories, &dir));
+        match written {
             Ok(index) => eprintln!("report: {}", index.display()),
             Err(e) => eprintln!("warning: could not write the report: {e:#}"),
         }

@@ -81,6 +81,8 @@ pub struct LineChart {
     pub y_unit: Unit,
     /// Start the y axis at zero (when linear).
     pub y_from_zero: bool,
+    /// Points to ring in red, with a legend line (change points in a history).
+    pub marks: Option<(String, Vec<(f64, f64)>)>,
 }
 
 /// How to print y tick labels.
@@ -223,6 +225,9 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
     {
         legend.push(("failed runs".into(), Key::Cross));
     }
+    if let Some((label, _)) = c.marks.as_ref().filter(|(_, m)| !m.is_empty()) {
+        legend.push((label.clone(), Key::Ring));
+    }
     let lw = legend_width(&legend.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>());
     let mut svg = String::new();
     {
@@ -345,6 +350,15 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
                 }
             }
         }
+        if let Some((_, marks)) = &c.marks {
+            chart
+                .draw_series(
+                    marks
+                        .iter()
+                        .map(|&(x, y)| Circle::new((xa.t(x), ya.t(y)), 9, RED.stroke_width(3))),
+                )
+                .map_err(plot_err)?;
+        }
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
@@ -355,6 +369,7 @@ enum Key {
     Line(RGBColor, u32),
     Dashed(RGBColor),
     Cross,
+    Ring,
     Swatch(RGBColor),
 }
 
@@ -396,6 +411,9 @@ fn draw_legend<DB: DrawingBackend>(
             }
             Key::Cross => area
                 .draw(&Cross::new(((x0 + x1) / 2, y), 5, RED.stroke_width(3)))
+                .map_err(plot_err)?,
+            Key::Ring => area
+                .draw(&Circle::new(((x0 + x1) / 2, y), 7, RED.stroke_width(3)))
                 .map_err(plot_err)?,
             Key::Swatch(c) => {
                 area.draw(&Rectangle::new(

@@ -24,6 +24,7 @@
 pub mod chart;
 pub mod cpu;
 pub mod fairness;
+pub mod history;
 pub mod memory;
 pub mod page;
 pub mod speedup;
@@ -168,20 +169,38 @@ pub fn figures(data: &SessionData, view: &View) -> Result<Vec<(String, Vec<Figur
     Ok(out)
 }
 
-/// Writes `dir/index.html` and `dir/<figure>.svg` for a session; returns the index path.
-pub fn write(data: &SessionData, view: &View, dir: &Path) -> Result<PathBuf> {
+/// Writes `dir/index.html` and `dir/<figure>.svg` for a session, with the histories of
+/// its cells across sessions (see [`crate::history::for_report`]); returns the index path.
+pub fn write(
+    data: &SessionData,
+    view: &View,
+    histories: &[(String, Vec<crate::history::History>)],
+    dir: &Path,
+) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let figures = figures(data, view)?;
     let startup = startup::figure(data)?;
+    let history_figures = histories
+        .iter()
+        .map(|(bench, hs)| history::figure(hs, bench))
+        .collect::<Result<Vec<Figure>>>()?;
     for f in figures
         .iter()
         .flat_map(|(_, figs)| figs.iter())
         .chain(startup.iter())
+        .chain(history_figures.iter())
     {
         let path = dir.join(format!("{}.svg", f.name));
         std::fs::write(&path, &f.svg).with_context(|| format!("writing {}", path.display()))?;
     }
-    let html = page::render(data, view, &figures, startup.as_ref());
+    let html = page::render(
+        data,
+        view,
+        &figures,
+        startup.as_ref(),
+        histories,
+        &history_figures,
+    );
     let index = dir.join("index.html");
     std::fs::write(&index, html).with_context(|| format!("writing {}", index.display()))?;
     Ok(index)

@@ -86,6 +86,8 @@ pub fn render(
     view: &View,
     figures: &[(String, Vec<Figure>)],
     startup_figure: Option<&Figure>,
+    histories: &[(String, Vec<crate::history::History>)],
+    history_figures: &[Figure],
 ) -> String {
     let s = &data.session;
     let vs = views(data, view);
@@ -116,7 +118,7 @@ pub fn render(
         let _ = write!(h, "<a href=\"#bench-{0}\">{0}</a>", esc(&v.bench));
     }
     h.push_str(
-        "<a href=\"#startup\">Start-up</a><a href=\"#setup\">How this was measured</a></nav>",
+        "<a href=\"#startup\">Start-up</a><a href=\"#history\">History</a><a href=\"#setup\">How this was measured</a></nav>",
     );
     let ok_runs = data.runs.iter().filter(|r| r.ok()).count();
     if s.status != "complete" {
@@ -195,16 +197,7 @@ pub fn render(
             sets.join(", ")
         );
         for f in figs {
-            let _ = write!(
-                h,
-                "<figure id=\"fig-{}\" data-figure=\"{}\">{}<figcaption><b>{}.</b> {} <a href=\"{}.svg\">SVG</a></figcaption></figure>",
-                esc(&f.name),
-                esc(&f.name),
-                inline_svg(&f.svg),
-                esc(&f.title),
-                esc(&f.caption),
-                esc(&f.name)
-            );
+            h.push_str(&figure_html(f));
         }
         h.push_str("</div>");
         let rows = fairness::table(v);
@@ -245,6 +238,7 @@ pub fn render(
     }
 
     startup_section(&mut h, data, startup_figure);
+    history_section(&mut h, histories, history_figures);
 
     // Setup.
     h.push_str("<section id=\"setup\"><h2>How this was measured</h2><dl>");
@@ -504,6 +498,61 @@ fn cells_table(h: &mut String, g: &summary::Group) {
     h.push_str("</table>");
 }
 
+/// Figure markup: the inline SVG with its caption and a link to its file.
+fn figure_html(f: &Figure) -> String {
+    format!(
+        "<figure id=\"fig-{name}\" data-figure=\"{name}\">{}<figcaption><b>{}.</b> {} <a href=\"{name}.svg\">SVG</a></figcaption></figure>",
+        inline_svg(&f.svg),
+        esc(&f.title),
+        esc(&f.caption),
+        name = esc(&f.name),
+    )
+}
+
+/// History across sessions: a figure per benchmark and the change points found.
+fn history_section(
+    h: &mut String,
+    histories: &[(String, Vec<crate::history::History>)],
+    figures: &[Figure],
+) {
+    h.push_str("<section id=\"history\"><h2>History</h2>");
+    if histories.is_empty() {
+        h.push_str(
+            "<p class=\"note\">No history yet: no cell of this session was run in an earlier session of this \
+             database. <code>actorbench history BENCH --impl IMPL</code> shows one cell across sessions.</p></section>",
+        );
+        return;
+    }
+    h.push_str(
+        "<p class=\"note\">Each implementation's headline cell in every session up to this one. Change points are \
+         found with E-divisive means (permutation test, p &lt; 0.05) and named with the commit they first appear \
+         in.</p><div class=\"figs\">",
+    );
+    for f in figures {
+        h.push_str(&figure_html(f));
+    }
+    h.push_str("</div>");
+    let lines: Vec<(String, String)> = histories
+        .iter()
+        .flat_map(|(_, hs)| hs.iter())
+        .flat_map(|hist| {
+            hist.change_lines()
+                .into_iter()
+                .map(move |l| (hist.cell(), l))
+        })
+        .collect();
+    if lines.is_empty() {
+        h.push_str("<p>No change points.</p>");
+    } else {
+        h.push_str("<h3>Change points</h3><ul>");
+        for (cell, line) in lines {
+            let _ = write!(h, "<li>{}: {}</li>", esc(&cell), esc(&line));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</section>");
+}
+
 /// Start-up per implementation and core count: the figure and its table.
 fn startup_section(h: &mut String, data: &SessionData, figure: Option<&Figure>) {
     h.push_str("<section id=\"startup\"><h2>Start-up</h2>");
@@ -516,13 +565,9 @@ fn startup_section(h: &mut String, data: &SessionData, figure: Option<&Figure>) 
     let _ = write!(
         h,
         "<p class=\"note\">Start-up is the process's wall time minus the work time the program reports (seconds=). \
-         A cell whose start-up is over {} of its wall time is noted in its table.</p><div class=\"figs\">\
-         <figure id=\"fig-{name}\" data-figure=\"{name}\">{}<figcaption><b>{}.</b> {} <a href=\"{name}.svg\">SVG</a></figcaption></figure></div>",
+         A cell whose start-up is over {} of its wall time is noted in its table.</p><div class=\"figs\">{}</div>",
         units::percent(metric::STARTUP_SHARE_LIMIT),
-        inline_svg(&f.svg),
-        esc(&f.title),
-        esc(&f.caption),
-        name = esc(&f.name),
+        figure_html(f),
     );
     h.push_str(
         "<table><tr><th class=\"l\">implementation</th><th>cores</th><th>median start-up</th><th>smallest - largest cell</th>\

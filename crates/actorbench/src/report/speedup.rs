@@ -93,6 +93,7 @@ pub fn figures(v: &BenchView<'_>) -> Result<Vec<Figure>> {
         integer_x: true,
         y_unit: Unit::Plain,
         y_from_zero: true,
+        marks: None,
     };
     let ef_chart = LineChart {
         title: format!("{} ({}): parallel efficiency", v.bench, g.params),
@@ -103,6 +104,7 @@ pub fn figures(v: &BenchView<'_>) -> Result<Vec<Figure>> {
         integer_x: true,
         y_unit: Unit::Percent,
         y_from_zero: true,
+        marks: None,
     };
     Ok(vec![
         Figure {

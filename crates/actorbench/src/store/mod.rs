@@ -564,12 +564,23 @@ impl Store {
 
     /// Every run of a session, in the order they ran.
     pub fn runs(&self, session: i64) -> Result<Vec<RunRecord>> {
+        self.select_runs("WHERE session_id = $1 ORDER BY seq, id", &[session.into()])
+    }
+
+    /// Every run of one benchmark and implementation in every session, by session then
+    /// run order: what `history` reads.
+    pub fn runs_of(&self, bench: &str, implementation: &str) -> Result<Vec<RunRecord>> {
+        self.select_runs(
+            "WHERE bench = $1 AND implementation = $2 ORDER BY session_id, seq, id",
+            &[bench.into(), implementation.into()],
+        )
+    }
+
+    /// Runs matching `filter` (a WHERE and ORDER BY clause with `$n` parameters).
+    fn select_runs(&self, filter: &str, params: &[Value]) -> Result<Vec<RunRecord>> {
         self.query(
-            &format!(
-                "{} WHERE session_id = $1 ORDER BY seq, id",
-                select_sql("run", RUN_COLUMNS)
-            ),
-            &[session.into()],
+            &format!("{} {filter}", select_sql("run", RUN_COLUMNS)),
+            params,
         )?
         .iter()
         .map(run_from_row)

@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use actorbench::store::{ImplRecord, RunRecord, SessionRecord, Store};
+
 /// The fake implementation. `fake.sh MODE BENCH PARAMS...`; it understands threadring and
 /// chameneos parameters and answers per MODE. Its `seconds=` is the time from just after
 /// its own start-up (`boot` sleeps 0.2 s before that) until the answer, read with `date`.
@@ -264,4 +266,68 @@ pub fn backends(dir: &Path) -> Vec<(String, Option<PgDatabase>)> {
         out.push((db.url.clone(), Some(db)));
     }
     out
+}
+
+/// One cell of a made-up session: implementation, benchmark, parameters, cores, and the
+/// work times of its runs (a negative time is a failed run).
+pub type Cell<'a> = (&'a str, &'a str, &'a str, i64, &'a [f64]);
+
+/// Writes a finished session with these cells into the store; returns its number.
+pub fn session(store: &Store, cells: &[Cell<'_>], tweak: impl Fn(&mut SessionRecord)) -> i64 {
+    let mut s = SessionRecord {
+        started_at: "2026-11-23T10:00:00Z".into(),
+        git_commit: "abc".into(),
+        host_cpu: "Test CPU".into(),
+        host_cores: 2,
+        host_memory_bytes: 1 << 34,
+        host_kernel: "Linux 6.1".into(),
+        profile: "quick".into(),
+        settings: "{}".into(),
+        ..Default::default()
+    };
+    tweak(&mut s);
+    let id = store.begin_session(&s).unwrap();
+    let mut names: Vec<&str> = cells.iter().map(|c| c.0).collect();
+    names.dedup();
+    for n in names {
+        store
+            .put_impl(
+                id,
+                &ImplRecord {
+                    name: n.into(),
+                    language: "sh".into(),
+                    version: "fake 1.0".into(),
+                    status: "available".into(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+    }
+    let mut seq = 0;
+    for (imp, bench, params, cores, works) in cells {
+        for (rep, &w) in works.iter().enumerate() {
+            let ok = w > 0.0;
+            store
+                .insert_run(&RunRecord {
+                    session_id: id,
+                    seq,
+                    implementation: imp.to_string(),
+                    bench: bench.to_string(),
+                    params: params.to_string(),
+                    cores: *cores,
+                    rep: rep as i64,
+                    status: if ok { "ok" } else { "timeout" }.into(),
+                    wall_s: w.abs() + 0.01,
+                    work_s: ok.then_some(w),
+                    user_s: w.abs(),
+                    ..Default::default()
+                })
+                .unwrap();
+            seq += 1;
+        }
+    }
+    store
+        .end_session(id, "complete", "2026-11-23T10:05:00Z")
+        .unwrap();
+    id
 }

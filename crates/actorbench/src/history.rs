@@ -1,0 +1,367 @@
+//! `actorbench history`: one cell's figure across every stored session, and where it moved.
+//!
+//! A cell is a benchmark, a parameter set, an implementation and a core count. For each
+//! session that ran it (oldest first) the history has one point: the median of the
+//! session's successful measured runs on the chosen metric, with its 95% bootstrap
+//! interval, the session's start and its commit. E-divisive means
+//! ([`crate::changepoint`]) run over the points' medians mark each change point: the first
+//! session after the figure moved, with the commit it measured, the commit before, and the
+//! change from the median of the stretch before to the median of the stretch after.
+//!
+//! Everything is read through [`Store`] methods, so it works on any store backend.
+//! Without `--params` and `--cores`, the cell is the newest session's headline cell of
+//! that benchmark and implementation: its last parameter set and highest core count.
+
+use std::fmt::Write;
+
+use anyhow::Result;
+
+use crate::changepoint::{self, ChangePoint};
+use crate::error::UsageError;
+use crate::metric::{self, Metric};
+use crate::output::{table, units};
+use crate::stats;
+use crate::store::{RunRecord, SessionRecord, Store};
+use crate::summary::Spread;
+
+/// One session's figure.
+#[derive(Debug, Clone)]
+pub struct Point {
+    /// The session.
+    pub session: i64,
+    /// Its start, RFC 3339.
+    pub started_at: String,
+    /// The commit it measured.
+    pub commit: String,
+    /// Measured runs of the cell in it.
+    pub measured: usize,
+    /// The metric over its successful measured runs.
+    pub spread: Spread,
+}
+
+/// Where the figure moved.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// Index into the points of the first one after the change.
+    pub at: usize,
+    /// The permutation test's p-value.
+    pub p: f64,
+    /// Median of the stretch before.
+    pub before: f64,
+    /// Median of the stretch after.
+    pub after: f64,
+}
+
+/// A cell's history.
+#[derive(Debug, Clone)]
+pub struct History {
+    /// Benchmark.
+    pub bench: String,
+    /// Parameters.
+    pub params: String,
+    /// Implementation.
+    pub implementation: String,
+    /// Cores.
+    pub cores: i64,
+    /// The time shown.
+    pub metric: Metric,
+    /// One point per session that ran the cell, oldest first.
+    pub points: Vec<Point>,
+    /// Change points, oldest first.
+    pub changes: Vec<Change>,
+}
+
+/// Which cell, and how far back.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// Benchmark.
+    pub bench: String,
+    /// Implementation.
+    pub implementation: String,
+    /// Parameters (default: the newest session's last parameter set).
+    pub params: Option<String>,
+    /// Cores (default: the newest session's highest count).
+    pub cores: Option<i64>,
+    /// `--metric`.
+    pub metric: Option<Metric>,
+    /// Only sessions up to this one (the report of an older session).
+    pub up_to: Option<i64>,
+}
+
+/// Reads a cell's history from the store; an unknown cell is a [`UsageError`].
+pub fn load(store: &Store, q: &Query) -> Result<History> {
+    let mut runs = store.runs_of(&q.bench, &q.implementation)?;
+    if let Some(last) = q.up_to {
+        runs.retain(|r| r.session_id <= last);
+    }
+    if runs.is_empty() {
+        crate::usage!(
+            "no stored runs of {} on {} (see `actorbench list`)",
+            q.bench,
+            q.implementation
+        );
+    }
+    let newest = runs.iter().map(|r| r.session_id).max().unwrap_or(0);
+    let params = match &q.params {
+        Some(p) => crate::params::Params::parse_words(p.split_whitespace())
+            .map_err(|e| UsageError::new(format!("--params {p}: {e}")))?
+            .to_string(),
+        None => runs
+            .iter()
+            .rfind(|r| r.session_id == newest)
+            .map(|r| r.params.clone())
+            .unwrap_or_default(),
+    };
+    let cores = match q.cores {
+        Some(k) => k,
+        None => runs
+            .iter()
+            .filter(|r| r.session_id == newest && r.params == params)
+            .map(|r| r.cores)
+            .max()
+            .unwrap_or(1),
+    };
+    runs.retain(|r| r.params == params && r.cores == cores);
+    if runs.is_empty() {
+        crate::usage!(
+            "no stored runs of {} {params} on {} at {cores} cores",
+            q.bench,
+            q.implementation
+        );
+    }
+    let (metric, _) = metric::resolve(q.metric, &runs);
+    let sessions = store.sessions()?;
+    Ok(build(q, &params, cores, metric, &runs, &sessions))
+}
+
+fn build(
+    q: &Query,
+    params: &str,
+    cores: i64,
+    metric: Metric,
+    runs: &[RunRecord],
+    sessions: &[SessionRecord],
+) -> History {
+    let mut points: Vec<Point> = Vec::new();
+    for s in sessions {
+        let mine: Vec<&RunRecord> = runs
+            .iter()
+            .filter(|r| r.session_id == s.id && !r.warmup)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let values: Vec<f64> = mine
+            .iter()
+            .filter(|r| r.ok())
+            .filter_map(|r| metric.of(r))
+            .collect();
+        points.push(Point {
+            session: s.id,
+            started_at: s.started_at.clone(),
+            commit: s.git_commit.clone(),
+            measured: mine.len(),
+            spread: Spread::of(values),
+        });
+    }
+    let changes = changes(&points);
+    History {
+        bench: q.bench.clone(),
+        params: params.to_string(),
+        implementation: q.implementation.clone(),
+        cores,
+        metric,
+        points,
+        changes,
+    }
+}
+
+/// Change points over the points that have a median.
+fn changes(points: &[Point]) -> Vec<Change> {
+    let idx: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i].spread.median.is_finite())
+        .collect();
+    let xs: Vec<f64> = idx.iter().map(|&i| points[i].spread.median).collect();
+    let cps: Vec<ChangePoint> = changepoint::e_divisive(&xs, &changepoint::Options::default());
+    let mut bounds: Vec<usize> = vec![0];
+    bounds.extend(cps.iter().map(|c| c.index));
+    bounds.push(xs.len());
+    cps.iter()
+        .enumerate()
+        .map(|(n, c)| Change {
+            at: idx[c.index],
+            p: c.p,
+            before: stats::median(&xs[bounds[n]..c.index]),
+            after: stats::median(&xs[c.index..bounds[n + 2]]),
+        })
+        .collect()
+}
+
+impl History {
+    /// `threadring actors=503 hops=1000000, footlights, 2 cores`.
+    pub fn cell(&self) -> String {
+        format!(
+            "{} {}, {}, {} core{}",
+            self.bench,
+            self.params,
+            self.implementation,
+            self.cores,
+            if self.cores == 1 { "" } else { "s" }
+        )
+    }
+
+    /// One line per change point: where, with which commit, by how much.
+    pub fn change_lines(&self) -> Vec<String> {
+        self.changes
+            .iter()
+            .map(|c| {
+                let p = &self.points[c.at];
+                let prev = self.points[..c.at]
+                    .iter()
+                    .rev()
+                    .find(|p| p.spread.median.is_finite());
+                format!(
+                    "session {} (commit {}): {:+.1}%, {} to {} (p = {:.3}){}",
+                    p.session,
+                    short(&p.commit),
+                    (c.after / c.before - 1.0) * 100.0,
+                    units::seconds(c.before),
+                    units::seconds(c.after),
+                    c.p,
+                    prev.map_or(String::new(), |q| format!(
+                        "; the commit before: {} (session {})",
+                        short(&q.commit),
+                        q.session
+                    ))
+                )
+            })
+            .collect()
+    }
+
+    /// The history as a text table with its change points.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "{}: {} across {} session{}\n",
+            self.cell(),
+            self.metric.label(),
+            self.points.len(),
+            if self.points.len() == 1 { "" } else { "s" }
+        );
+        let mut rows = vec![
+            [
+                "session", "started", "commit", "ok", "median", "95% CI", "change", "mark",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>(),
+        ];
+        let mut prev: Option<f64> = None;
+        for (i, p) in self.points.iter().enumerate() {
+            let s = &p.spread;
+            let change = match prev {
+                Some(x) if s.median.is_finite() => format!("{:+.1}%", (s.median / x - 1.0) * 100.0),
+                _ => "-".into(),
+            };
+            if s.median.is_finite() {
+                prev = Some(s.median);
+            }
+            rows.push(vec![
+                p.session.to_string(),
+                p.started_at.clone(),
+                short(&p.commit),
+                format!("{}/{}", s.values.len(), p.measured),
+                units::seconds(s.median),
+                if s.ci_low.is_finite() {
+                    format!(
+                        "{} - {}",
+                        units::seconds(s.ci_low),
+                        units::seconds(s.ci_high)
+                    )
+                } else {
+                    "-".into()
+                },
+                change,
+                if self.changes.iter().any(|c| c.at == i) {
+                    "change point".into()
+                } else {
+                    String::new()
+                },
+            ]);
+        }
+        out.push_str(&table::align(
+            &rows,
+            &[true, false, false, true, true, true, true, false],
+        ));
+        let _ = writeln!(
+            out,
+            "change points (E-divisive means, permutation test p < 0.05): {}",
+            if self.changes.is_empty() {
+                if self.points.len() < 6 {
+                    "none (at least 6 sessions are needed to find one)".to_string()
+                } else {
+                    "none".to_string()
+                }
+            } else {
+                String::new()
+            }
+        );
+        for l in self.change_lines() {
+            let _ = writeln!(out, "  {l}");
+        }
+        out
+    }
+}
+
+/// A commit shortened to 12 characters, keeping a `-dirty` mark.
+fn short(commit: &str) -> String {
+    let dirty = commit.ends_with("-dirty");
+    let base: String = commit.trim_end_matches("-dirty").chars().take(12).collect();
+    if dirty { format!("{base}-dirty") } else { base }
+}
+
+/// The histories the report of `data` shows: per benchmark, each implementation's headline
+/// cell (last parameter set, highest core count of the session) in every session up to
+/// this one; only cells that two or more sessions ran.
+pub fn for_report(
+    store: &Store,
+    data: &crate::store::SessionData,
+    view: &crate::summary::View,
+) -> Result<Vec<(String, Vec<History>)>> {
+    let mut out: Vec<(String, Vec<History>)> = Vec::new();
+    for v in crate::report::views(data, view) {
+        let g = v.groups.last().expect("a view has a group");
+        let k = v.cores.last().copied().unwrap_or(1);
+        let mut hs = Vec::new();
+        for imp in &v.implementations {
+            let q = Query {
+                bench: v.bench.clone(),
+                implementation: imp.clone(),
+                params: Some(g.params.clone()),
+                cores: Some(k),
+                metric: Some(v.metric),
+                up_to: Some(data.session.id),
+            };
+            let h = load(store, &q)?;
+            if h.points.len() >= 2 {
+                hs.push(h);
+            }
+        }
+        if !hs.is_empty() {
+            out.push((v.bench.clone(), hs));
+        }
+    }
+    Ok(out)
+}
+
+/// `actorbench history`: prints the table, and writes the SVG time series when asked.
+pub fn run(store: &Store, q: &Query, svg: Option<&std::path::Path>) -> Result<i32> {
+    let h = load(store, q)?;
+    print!("{}", h.render());
+    if let Some(path) = svg {
+        let fig = crate::report::history::figure(std::slice::from_ref(&h), &h.bench)?;
+        std::fs::write(path, fig.svg)
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(0)
+}

@@ -1,0 +1,71 @@
+//! History across commits: each implementation's headline cell of a benchmark (its last
+//! parameter set, highest core count) in every stored session up to the reported one, one
+//! line per implementation against the session number, bars the 95% interval of each
+//! median, and the change points found by E-divisive means ringed in red
+//! ([`crate::history`]). Drawn only when at least two sessions have the cell.
+
+use anyhow::Result;
+
+use super::chart::{self, LineChart, Point, Series, Unit};
+use super::{Figure, stem};
+use crate::history::History;
+
+/// The history figure of one benchmark from its implementations' histories.
+pub fn figure(histories: &[History], bench: &str) -> Result<Figure> {
+    let mut marks = Vec::new();
+    let series = histories
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            for c in &h.changes {
+                let p = &h.points[c.at];
+                marks.push((p.session as f64, p.spread.median));
+            }
+            Series {
+                label: format!("{} ({}c)", h.implementation, h.cores),
+                color: chart::color(i),
+                bold: true,
+                points: h
+                    .points
+                    .iter()
+                    .map(|p| {
+                        let s = &p.spread;
+                        let (lo, hi) = if s.ci_low.is_finite() {
+                            (s.ci_low, s.ci_high)
+                        } else {
+                            (s.min, s.max)
+                        };
+                        Point {
+                            x: p.session as f64,
+                            y: s.median,
+                            lo,
+                            hi,
+                            failed: p.measured - s.values.len(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let metric = histories.first().map_or("time", |h| h.metric.label());
+    let params = histories.first().map_or("", |h| h.params.as_str());
+    let c = LineChart {
+        title: format!("{bench} ({params}): {metric} across sessions"),
+        x_label: "session".into(),
+        y_label: metric.into(),
+        series,
+        integer_x: true,
+        y_unit: Unit::Seconds,
+        y_from_zero: true,
+        marks: Some(("change point".into(), marks)),
+        ..Default::default()
+    };
+    Ok(Figure {
+        name: stem(&[bench, "history"]),
+        title: format!("{bench}: history across sessions"),
+        caption: "Median per session with its 95% interval, one line per implementation at the headline cell; red \
+                  rings mark change points (E-divisive means, p < 0.05)."
+            .into(),
+        svg: chart::line_chart(&c)?,
+    })
+}
