@@ -4,11 +4,12 @@
 //! CPU model and memory come from `/proc/cpuinfo` and `/proc/meminfo`, the kernel from
 //! `uname(2)`, the core count from the harness's CPU affinity (the CPUs runs can be
 //! pinned to), and the commit from `git rev-parse HEAD` in the suite's directory, with
-//! `-dirty` appended when tracked files are modified.
+//! `-dirty` appended when tracked files are modified. Dates are formatted with `jiff`,
+//! shell words quoted with `shlex`.
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// A description of the host.
 #[derive(Debug, Clone)]
@@ -95,31 +96,12 @@ pub fn now_rfc3339() -> String {
     rfc3339(SystemTime::now())
 }
 
-/// A time as RFC 3339 UTC, to the second.
+/// A time as RFC 3339 UTC, to the second (`jiff`).
 pub fn rfc3339(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Gregorian date of a day count since 1970-01-01 (proleptic calendar, 400-year eras).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    (y, m, d)
+    jiff::Timestamp::try_from(t)
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }
 
 /// The harness's own command line, shell-quoted where needed.
@@ -130,22 +112,16 @@ pub fn command_line() -> String {
         .join(" ")
 }
 
-/// Quotes a word for a POSIX shell when it needs quoting.
+/// Quotes a word for a POSIX shell when it needs quoting (`shlex`); a word with a NUL
+/// byte, which no shell word can hold, is shown with the NUL escaped.
 pub fn quote(a: &str) -> String {
-    if !a.is_empty()
-        && a.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-    {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', "'\\''"))
-    }
+    shlex::try_quote(a).map_or_else(|_| format!("{a:?}"), |q| q.into_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn formats_dates() {

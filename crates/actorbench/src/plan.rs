@@ -11,8 +11,8 @@
 //!   the group at its `r`-th implementation): the first run after a change of benchmark
 //!   or core count can pay for the change (fresh memory pages, caches, frequency), and a
 //!   fixed order would charge that to the same implementation every time.
-//! - **random**: all runs shuffled (seeded, the seed is stored with the session); each
-//!   cell's first `warmup` runs in the shuffled order are its warmups.
+//! - **random**: all runs shuffled (a ChaCha8 generator seeded with the seed stored with the
+//!   session); each cell's first `warmup` runs in the shuffled order are its warmups.
 //! - **grouped**: each cell's runs back to back, cell after cell (the thesis's order).
 //!
 //! Within a round, cells go benchmark by benchmark (suite order), then parameter set,
@@ -143,11 +143,9 @@ pub fn schedule(
             let mut cells: Vec<usize> = (0..n_cells)
                 .flat_map(|c| std::iter::repeat_n(c, per_cell as usize))
                 .collect();
-            let mut rng = SplitMix64(seed);
-            for i in (1..cells.len()).rev() {
-                let j = (rng.next() % (i as u64 + 1)) as usize;
-                cells.swap(i, j);
-            }
+            use rand::SeedableRng;
+            use rand::seq::SliceRandom;
+            cells.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
             let mut seen = vec![0u32; n_cells];
             for cell in cells {
                 let (rep, warm) = phase(seen[cell]);
@@ -189,19 +187,6 @@ pub fn round(
         );
     }
     out
-}
-
-/// SplitMix64: a tiny, well-mixed generator; enough to shuffle a run order reproducibly.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! Command templates: `target/release/footlights-suite {bench} {params}`.
 //!
-//! A run template is split into words the way a shell would split a simple command
-//! (whitespace separates words; `'…'` keeps everything literally, `"…"` keeps whitespace
-//! and honours `\"` and `\\`; a backslash outside quotes escapes the next character), but
-//! it is never run by a shell: the harness execs the program directly, so `wait4` measures
+//! A run template is split into words the way a shell would split a simple command, with
+//! the `shlex` crate (whitespace separates words; `'…'` keeps everything literally, `"…"`
+//! keeps whitespace and honours `\"` and `\\`; a backslash outside quotes escapes the next
+//! character), but it is never run by a shell: the harness execs the program directly, so `wait4` measures
 //! the program itself and not a shell around it.
 //!
 //! Placeholders: `{bench}` and `{threads}` are replaced inside any word; `{params}` must be
@@ -12,65 +12,11 @@
 /// The placeholders a template may use.
 pub const PLACEHOLDERS: &[&str] = &["{bench}", "{params}", "{threads}"];
 
-/// Splits a template into words; an unterminated quote or a trailing backslash is an error.
+/// Splits a template into words as a POSIX shell would (`shlex`); an unterminated quote
+/// or a trailing backslash is an error.
 pub fn split(template: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = template.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated ' quote".into()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err("unterminated \" quote".into()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("unterminated \" quote".into()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err("trailing backslash".into()),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(template)
+        .ok_or_else(|| "unterminated quote or trailing backslash in the run template".into())
 }
 
 /// Checks a split run template: not empty, `{params}` only as a whole word, no unknown
