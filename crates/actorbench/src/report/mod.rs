@@ -200,7 +200,7 @@ pub fn write(
         startup.as_ref(),
         histories,
         &history_figures,
-    );
+    )?;
     let index = dir.join("index.html");
     std::fs::write(&index, html).with_context(|| format!("writing {}", index.display()))?;
     Ok(index)
