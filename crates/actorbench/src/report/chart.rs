@@ -1,9 +1,9 @@
 //! Drawing one chart as SVG with plotters: lines with min-max error bars, failure marks,
 //! an optional ideal line, and box plots.
 //!
-//! Axes are always linear in plotters' terms; a log axis is drawn by plotting `log10` of
-//! the values and labelling ticks with `10^v`. An axis goes logarithmic when its values
-//! span more than 30x (decades), as the thesis's time-against-parameter figures do.
+//! An axis goes logarithmic (plotters' own log scale) when its values span more than 30x
+//! (decades), as the thesis's time-against-parameter figures do; its ticks are labelled at
+//! 1, 2 and 5 times a power of ten.
 //! Text is plain SVG `<text>` in a generic sans-serif family, so no font files are
 //! needed to draw (plotters is built without its `ttf` feature).
 //!
@@ -12,6 +12,7 @@
 //! above its error bar, and the legend says what the cross means.
 
 use anyhow::{Result, anyhow};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 /// Chart size in pixels.
@@ -145,18 +146,32 @@ fn wants_log(lo: f64, hi: f64) -> bool {
     lo > 0.0 && hi / lo > 30.0
 }
 
-struct Axis {
-    log: bool,
-}
-
-impl Axis {
-    fn t(&self, v: f64) -> f64 {
-        if self.log { v.max(1e-12).log10() } else { v }
-    }
-}
-
 fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing failed: {e:?}")
+}
+
+/// On a log axis, the ticks worth a label: 1, 2 and 5 times a power of ten.
+fn log_label(v: f64) -> bool {
+    let m = v / 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().any(|x| (m - x).abs() < 1e-6)
+}
+
+/// The power of ten at or below `v` (a log axis starts on a labelled decade).
+fn decade_below(v: f64) -> f64 {
+    10f64.powf(v.log10().floor())
+}
+
+/// The power of ten at or above `v`.
+fn decade_above(v: f64) -> f64 {
+    10f64.powf(v.log10().ceil())
+}
+
+/// One axis: its range in values, whether it is logarithmic, how many ticks it wants.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    ticks: usize,
 }
 
 /// Draws `c` and returns the SVG text.
@@ -179,23 +194,42 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
     } else {
         (crate::stats::min(&ys), crate::stats::max(&ys))
     };
-    let xa = Axis {
-        log: !c.integer_x && wants_log(xmin, xmax),
-    };
-    let ya = Axis {
-        log: wants_log(ymin, ymax),
-    };
-    let (x0, x1) = if c.integer_x {
-        (xmin - 0.3, xmax + 0.3)
-    } else if xa.log {
-        snap_half(pad(xa.t(xmin), xa.t(xmax), 0.02))
-    } else if xmin == xmax {
-        (xmin - 1.0, xmax + 1.0)
+    let xlog = !c.integer_x && wants_log(xmin, xmax);
+    let ylog = wants_log(ymin, ymax);
+    let x = if c.integer_x {
+        Axis {
+            lo: xmin - 0.3,
+            hi: xmax + 0.3,
+            log: false,
+            ticks: ((xmax - xmin).round() as usize + 1).clamp(2, 16),
+        }
+    } else if xlog {
+        Axis {
+            lo: decade_below(xmin),
+            hi: decade_above(xmax),
+            log: true,
+            ticks: 12,
+        }
     } else {
-        pad(xmin, xmax, 0.05)
+        let (lo, hi) = if xmin == xmax {
+            (xmin - 1.0, xmax + 1.0)
+        } else {
+            pad(xmin, xmax, 0.05)
+        };
+        Axis {
+            lo,
+            hi,
+            log: false,
+            ticks: 8,
+        }
     };
-    let (y0, y1) = if ya.log {
-        snap_half(pad(ya.t(ymin), ya.t(ymax), 0.02))
+    let y = if ylog {
+        Axis {
+            lo: decade_below(ymin),
+            hi: decade_above(ymax),
+            log: true,
+            ticks: 12,
+        }
     } else {
         let lo = if c.y_from_zero {
             0.0f64.min(ymin)
@@ -203,7 +237,12 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
             ymin
         };
         let (a, b) = pad(lo, ymax.max(lo + 1e-9), 0.08);
-        (if c.y_from_zero { a.max(0.0).min(lo) } else { a }, b)
+        Axis {
+            lo: if c.y_from_zero { a.max(0.0).min(lo) } else { a },
+            hi: b,
+            log: false,
+            ticks: 7,
+        }
     };
 
     let mut legend: Vec<(String, Key)> = Vec::new();
@@ -236,132 +275,153 @@ pub fn line_chart(c: &LineChart) -> Result<String> {
         root.fill(&WHITE).map_err(plot_err)?;
         let (plot_area, legend_area) = root.split_horizontally(SIZE.0);
         draw_legend(&legend_area, &legend)?;
-        let mut chart = ChartBuilder::on(&plot_area)
-            .caption(&c.title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(42)
-            .y_label_area_size(78)
-            .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(plot_err)?;
-        let xfmt = |v: &f64| {
-            if c.integer_x {
-                if (v - v.round()).abs() < 1e-9 {
-                    format!("{}", v.round())
-                } else {
-                    String::new()
-                }
-            } else if xa.log {
-                log_tick(*v).map(short).unwrap_or_default()
-            } else {
-                short(*v)
-            }
-        };
-        let yfmt = |v: &f64| {
-            if ya.log {
-                log_tick(*v).map(|t| c.y_unit.format(t)).unwrap_or_default()
-            } else {
-                c.y_unit.format(*v)
-            }
-        };
-        let n_int = if c.integer_x {
-            ((xmax - xmin).round() as usize + 1).clamp(2, 16)
-        } else {
-            8
-        };
-        chart
-            .configure_mesh()
-            .x_desc(&c.x_label)
-            .y_desc(&c.y_label)
-            .x_labels(if xa.log { 30 } else { n_int })
-            .y_labels(if ya.log { 30 } else { 7 })
-            .x_label_formatter(&xfmt)
-            .y_label_formatter(&yfmt)
-            .light_line_style(RGBColor(235, 235, 235))
-            .bold_line_style(RGBColor(215, 215, 215))
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 16))
-            .draw()
-            .map_err(plot_err)?;
-
-        if let Some((_, pts)) = &c.ideal {
-            let grey = RGBColor(130, 130, 130);
-            let line: Vec<(f64, f64)> = pts.iter().map(|(x, y)| (xa.t(*x), ya.t(*y))).collect();
-            chart
-                .draw_series(DashedLineSeries::new(line, 6, 4, grey.stroke_width(2)))
-                .map_err(plot_err)?;
-        }
-        let n_series = c.series.len().max(1) as f64;
-        let x_span = x1 - x0;
-        for (si, s) in c.series.iter().enumerate() {
-            let color = s.color;
-            let width = if s.bold { 3 } else { 1 };
-            let ok: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .filter(|p| p.y.is_finite())
-                .map(|p| (xa.t(p.x), ya.t(p.y)))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(ok.clone(), color.stroke_width(width)))
-                .map_err(plot_err)?;
-            chart
-                .draw_series(
-                    ok.iter().map(|&(x, y)| {
-                        Circle::new((x, y), if s.bold { 4 } else { 3 }, color.filled())
-                    }),
-                )
-                .map_err(plot_err)?;
-            chart
-                .draw_series(s.points.iter().filter(|p| p.y.is_finite()).map(|p| {
-                    ErrorBar::new_vertical(
-                        xa.t(p.x),
-                        ya.t(p.lo),
-                        ya.t(p.y),
-                        ya.t(p.hi),
-                        color.stroke_width(1),
-                        8,
-                    )
-                }))
-                .map_err(plot_err)?;
-            // Failed runs: a small cross above a point that also has successes; when nothing
-            // succeeded, a cross in a ring of the series' colour at the top of the chart,
-            // nudged sideways per series so that several failing series stay apart.
-            for p in s.points.iter().filter(|p| p.failed > 0) {
-                if p.y.is_finite() {
-                    let at = EmptyElement::at((xa.t(p.x), ya.t(p.hi)));
-                    chart
-                        .draw_series(std::iter::once(
-                            at + Cross::new((0, -10), 4, RED.stroke_width(3)),
-                        ))
-                        .map_err(plot_err)?;
-                } else {
-                    let nudge = if n_series > 1.0 {
-                        (si as f64 / (n_series - 1.0) - 0.5) * 0.06 * x_span
-                    } else {
-                        0.0
-                    };
-                    let at = EmptyElement::at((xa.t(p.x) + nudge, y1));
-                    chart
-                        .draw_series(std::iter::once(
-                            at + Circle::new((0, 12), 9, color.stroke_width(2))
-                                + Cross::new((0, 12), 5, RED.stroke_width(3)),
-                        ))
-                        .map_err(plot_err)?;
-                }
-            }
-        }
-        if let Some((_, marks)) = &c.marks {
-            chart
-                .draw_series(
-                    marks
-                        .iter()
-                        .map(|&(x, y)| Circle::new((xa.t(x), ya.t(y)), 9, RED.stroke_width(3))),
-                )
-                .map_err(plot_err)?;
+        // plotters' own log scale where an axis spans decades; each combination of axis
+        // kinds is its own coordinate type, so the plotting is generic over them.
+        let (xr, yr) = (x.lo..x.hi, y.lo..y.hi);
+        match (x.log, y.log) {
+            (false, false) => plot(&plot_area, c, &x, &y, xr, yr)?,
+            (true, false) => plot(&plot_area, c, &x, &y, xr.log_scale(), yr)?,
+            (false, true) => plot(&plot_area, c, &x, &y, xr, yr.log_scale())?,
+            (true, true) => plot(&plot_area, c, &x, &y, xr.log_scale(), yr.log_scale())?,
         }
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
+}
+
+/// Draws the axes, the ideal line, the series with their bars, the failure crosses and the
+/// marks of `c` on `area`, with `xs` and `ys` as the axes' coordinate specs.
+fn plot<DB, XS, YS>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    c: &LineChart,
+    x: &Axis,
+    y: &Axis,
+    xs: XS,
+    ys: YS,
+) -> Result<()>
+where
+    DB: DrawingBackend,
+    XS: AsRangedCoord<Value = f64>,
+    YS: AsRangedCoord<Value = f64>,
+    XS::CoordDescType: ValueFormatter<f64>,
+    YS::CoordDescType: ValueFormatter<f64>,
+{
+    let mut chart = ChartBuilder::on(area)
+        .caption(&c.title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(78)
+        .build_cartesian_2d(xs, ys)
+        .map_err(plot_err)?;
+    let xfmt = |v: &f64| {
+        if c.integer_x {
+            if (v - v.round()).abs() < 1e-9 {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        } else if x.log && !log_label(*v) {
+            String::new()
+        } else {
+            short(*v)
+        }
+    };
+    let yfmt = |v: &f64| {
+        if y.log && !log_label(*v) {
+            String::new()
+        } else {
+            c.y_unit.format(*v)
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(&c.x_label)
+        .y_desc(&c.y_label)
+        .x_labels(x.ticks)
+        .y_labels(y.ticks)
+        .x_label_formatter(&xfmt)
+        .y_label_formatter(&yfmt)
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(plot_err)?;
+
+    if let Some((_, pts)) = &c.ideal {
+        let grey = RGBColor(130, 130, 130);
+        chart
+            .draw_series(DashedLineSeries::new(
+                pts.iter().copied(),
+                6,
+                4,
+                grey.stroke_width(2),
+            ))
+            .map_err(plot_err)?;
+    }
+    let n_series = c.series.len().max(1) as f64;
+    for (si, s) in c.series.iter().enumerate() {
+        let color = s.color;
+        let width = if s.bold { 3 } else { 1 };
+        let ok: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(|p| p.y.is_finite())
+            .map(|p| (p.x, p.y))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(ok.clone(), color.stroke_width(width)))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(
+                ok.iter()
+                    .map(|&(x, y)| Circle::new((x, y), if s.bold { 4 } else { 3 }, color.filled())),
+            )
+            .map_err(plot_err)?;
+        chart
+            .draw_series(
+                s.points.iter().filter(|p| p.y.is_finite()).map(|p| {
+                    ErrorBar::new_vertical(p.x, p.lo, p.y, p.hi, color.stroke_width(1), 8)
+                }),
+            )
+            .map_err(plot_err)?;
+        // Failed runs: a small cross above a point that also has successes; when nothing
+        // succeeded, a cross in a ring of the series' colour at the top of the chart,
+        // nudged sideways per series so that several failing series stay apart.
+        for p in s.points.iter().filter(|p| p.failed > 0) {
+            if p.y.is_finite() {
+                let at = EmptyElement::at((p.x, p.hi));
+                chart
+                    .draw_series(std::iter::once(
+                        at + Cross::new((0, -10), 4, RED.stroke_width(3)),
+                    ))
+                    .map_err(plot_err)?;
+            } else {
+                let nudge = if n_series > 1.0 {
+                    ((si as f64 / (n_series - 1.0) - 0.5) * 36.0) as i32
+                } else {
+                    0
+                };
+                let at = EmptyElement::at((p.x, y.hi));
+                chart
+                    .draw_series(std::iter::once(
+                        at + Circle::new((nudge, 12), 9, color.stroke_width(2))
+                            + Cross::new((nudge, 12), 5, RED.stroke_width(3)),
+                    ))
+                    .map_err(plot_err)?;
+            }
+        }
+    }
+    if let Some((_, marks)) = &c.marks {
+        chart
+            .draw_series(
+                marks
+                    .iter()
+                    .map(|&(x, y)| Circle::new((x, y), 9, RED.stroke_width(3))),
+            )
+            .map_err(plot_err)?;
+    }
+    Ok(())
 }
 
 /// One legend line.
@@ -438,29 +498,6 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// On a log axis (positions are log10 of values), the value to label a tick with: only
-/// ticks at 1, 2 and 5 times a power of ten get a label, showing that round value.
-fn log_tick(pos: f64) -> Option<f64> {
-    let decade = pos.floor();
-    let frac = pos - decade;
-    let base = 10f64.powf(decade);
-    [
-        (0.0, 1.0),
-        (2f64.log10(), 2.0),
-        (5f64.log10(), 5.0),
-        (1.0, 10.0),
-    ]
-    .into_iter()
-    .find(|(f, _)| (frac - f).abs() < 0.015)
-    .map(|(_, m)| m * base)
-}
-
-/// A log axis range widened to half decades, so that plotters' evenly spaced ticks land
-/// on the decades (it starts its ticks from a round multiple of the range's ends).
-fn snap_half((lo, hi): (f64, f64)) -> (f64, f64) {
-    ((lo * 2.0).floor() / 2.0, (hi * 2.0).ceil() / 2.0)
-}
-
 fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
     let span = (hi - lo).abs().max(1e-9);
     (lo - span * frac, hi + span * frac)
@@ -479,6 +516,12 @@ pub struct BoxData {
 
 /// Draws box plots (quartile box, median bar, whiskers to min and max) side by side,
 /// with an optional horizontal reference line.
+///
+/// The boxes are drawn from rectangles and paths rather than with plotters' `Boxplot`:
+/// that element takes its whiskers from `Quartiles`, which puts them at Tukey's fences
+/// (1.5 times the interquartile range beyond the quartiles) whether or not any value lies
+/// there, so for meetings per creature it would draw whiskers past the smallest and
+/// largest count (even below zero); the figure's caption promises min and max.
 pub fn box_chart(
     title: &str,
     y_label: &str,
