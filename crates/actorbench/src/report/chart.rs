@@ -12,6 +12,7 @@
 //! above its error bar, and the legend says what the cross means.
 
 use anyhow::{Result, anyhow};
+use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
@@ -154,6 +155,21 @@ fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
 fn log_label(v: f64) -> bool {
     let m = v / 10f64.powf(v.log10().floor());
     [1.0, 2.0, 5.0, 10.0].iter().any(|x| (m - x).abs() < 1e-6)
+}
+
+/// The project's mesh look: light grid, sans-serif labels.
+fn house_style<'m, 'a, 'b, X, Y, DB>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    DB: DrawingBackend,
+{
+    mesh.light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
 }
 
 /// The power of ten at or below `v` (a log axis starts on a labelled decade).
@@ -333,20 +349,14 @@ where
             c.y_unit.format(*v)
         }
     };
-    chart
-        .configure_mesh()
-        .x_desc(&c.x_label)
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(&c.x_label)
         .y_desc(&c.y_label)
         .x_labels(x.ticks)
         .y_labels(y.ticks)
         .x_label_formatter(&xfmt)
-        .y_label_formatter(&yfmt)
-        .light_line_style(RGBColor(235, 235, 235))
-        .bold_line_style(RGBColor(215, 215, 215))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
-        .draw()
-        .map_err(plot_err)?;
+        .y_label_formatter(&yfmt);
+    house_style(&mut mesh).draw().map_err(plot_err)?;
 
     if let Some((_, pts)) = &c.ideal {
         let grey = RGBColor(130, 130, 130);
@@ -579,19 +589,13 @@ pub fn box_chart(
             }
         };
         let yfmt = |v: &f64| short(*v);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
+        let mut mesh = chart.configure_mesh();
+        mesh.disable_x_mesh()
             .x_labels(n + 1)
             .x_label_formatter(&xfmt)
             .y_label_formatter(&yfmt)
-            .y_desc(y_label)
-            .light_line_style(RGBColor(235, 235, 235))
-            .bold_line_style(RGBColor(215, 215, 215))
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 16))
-            .draw()
-            .map_err(plot_err)?;
+            .y_desc(y_label);
+        house_style(&mut mesh).draw().map_err(plot_err)?;
         if let Some((_, v)) = &reference {
             let grey = RGBColor(130, 130, 130);
             let line = vec![(-0.6, *v), (n as f64 - 0.4, *v)];
