@@ -1,8 +1,8 @@
 //! `actorbench compare A B`: a regression gate that CI can trust.
 //!
 //! Cells (benchmark, parameters, implementation, cores) are matched between the two
-//! sessions and judged on one time (`--metric`, work time by default). The rules, in the
-//! order they apply:
+//! sessions and judged on one time (`--metric`, work time by default); the change of the
+//! process's wall time is shown beside it. The rules, in the order they apply:
 //!
 //! 1. **Comparable sessions.** Sessions measured on different hosts (CPU model, cores,
 //!    memory, kernel), with different profiles, or with different toolchain versions of an
@@ -179,6 +179,9 @@ pub struct Change {
     pub ratio: f64,
     /// The 95% bootstrap interval of B / A (NaN when not tested).
     pub ratio_ci: (f64, f64),
+    /// B / A of the medians of the process's wall time, whatever the metric (NaN when a
+    /// side has none).
+    pub wall_ratio: f64,
     /// The test's p-value, when the cell was tested.
     pub p: Option<f64>,
     /// The p-value after Holm's adjustment over every tested cell.
@@ -278,6 +281,10 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
         n_b: b.map_or(0, |y| y.time(metric).values.len()),
         ratio: f64::NAN,
         ratio_ci: (f64::NAN, f64::NAN),
+        wall_ratio: match (a, b) {
+            (Some(x), Some(y)) => y.wall.median / x.wall.median,
+            _ => f64::NAN,
+        },
         p: None,
         p_holm: None,
         verdict: Verdict::Unchanged,
@@ -427,7 +434,7 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
         plural(other, "other failure"),
     );
     let rule = format!(
-        "On {}: a regression is more than {}% slower with p < {} after Holm's correction over the {} tested; {}.",
+        "Medians and change on {} (wall change: the whole process); a regression is more than {}% slower with p < {} after Holm's correction over the {} tested; {}.",
         metric.label(),
         opts.threshold_pct,
         opts.alpha,
@@ -477,7 +484,7 @@ fn fmt_change(r: f64) -> String {
     }
 }
 
-const COLUMNS: [&str; 11] = [
+const COLUMNS: [&str; 12] = [
     "benchmark",
     "parameters",
     "implementation",
@@ -488,10 +495,11 @@ const COLUMNS: [&str; 11] = [
     "change",
     "change CI95",
     "p (Holm)",
+    "wall change",
     "verdict",
 ];
 
-fn cells_of(c: &Change) -> [String; 11] {
+fn cells_of(c: &Change) -> [String; 12] {
     let (lo, hi) = c.ratio_ci;
     [
         c.bench.clone(),
@@ -508,6 +516,7 @@ fn cells_of(c: &Change) -> [String; 11] {
             "-".into()
         },
         fmt_p(c.p_holm),
+        fmt_change(c.wall_ratio),
         c.verdict.name().to_string(),
     ]
 }
@@ -518,14 +527,14 @@ fn text_report(title: &str, rule: &str, ch: &[Change], notes: &[String]) -> Stri
     for c in ch {
         let mut row = cells_of(c).to_vec();
         if c.verdict.fails_gate() {
-            row[10] = row[10].to_uppercase();
+            row[11] = row[11].to_uppercase();
         }
         rows.push(row);
     }
     s.push_str(&table::align(
         &rows,
         &[
-            false, false, false, true, true, true, true, true, true, true, false,
+            false, false, false, true, true, true, true, true, true, true, true, false,
         ],
     ));
     for c in ch.iter().filter(|c| !c.why.is_empty()) {
@@ -546,14 +555,14 @@ fn markdown_report(
 ) -> String {
     let md_table = |rows: &mut dyn Iterator<Item = &Change>| {
         let mut t = format!(
-            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
             COLUMNS.join(" | ")
         );
         for c in rows {
             let mut cells = cells_of(c);
             cells[1] = format!("`{}`", cells[1]);
             if c.verdict.fails_gate() {
-                cells[10] = format!("**{}**", cells[10]);
+                cells[11] = format!("**{}**", cells[11]);
             }
             let cells: Vec<String> = cells.iter().map(|x| x.replace('|', "\\|")).collect();
             let _ = writeln!(t, "| {} |", cells.join(" | "));

@@ -248,6 +248,12 @@ fn compare_gates_on_real_runs() {
         stdout.contains("Session 1 (A) vs session 2 (B): 0 regressions"),
         "{stdout}"
     );
+    // Work time is judged; the process's wall time is shown beside it.
+    assert!(
+        stdout.contains("Medians and change on work time (wall change: the whole process)")
+            && stdout.contains("wall change"),
+        "{stdout}"
+    );
     // The same implementation name made 100x slower is a significant regression: exit 1.
     let suite = fx.path().join("suite.toml");
     let s = std::fs::read_to_string(&suite)
