@@ -3,13 +3,23 @@
 
 mod common;
 
-use actorbench::store::Store;
-use common::{Fixture, session, text};
+use std::path::Path;
 
+use actorbench::store::Store;
+use common::{Fixture, backends, session, text};
+
+/// On each store backend (SQLite, and PostgreSQL when `ACTORBENCH_TEST_PG_URL` is set).
 #[test]
 fn history_names_the_commit_where_a_cell_moved() {
     let fx = Fixture::new(&[]);
-    let st = Store::create(&fx.db()).unwrap();
+    for (db, _keep) in backends(fx.path()) {
+        history_on(&fx, &db);
+    }
+}
+
+fn history_on(fx: &Fixture, db: &str) {
+    let st = Store::create(Path::new(db)).unwrap();
+    let run = |args: &[&str]| fx.cmd(&[]).args(args).arg("--db").arg(db).output().unwrap();
     // Eight sessions of one cell: four at about 1.0 s, then four at about 1.3 s from the
     // fifth commit on. Another cell (2 cores) stays put.
     let levels = [1.0, 1.01, 0.99, 1.0, 1.3, 1.31, 1.29, 1.3];
@@ -24,7 +34,7 @@ fn history_names_the_commit_where_a_cell_moved() {
             |s| s.git_commit = format!("c{}aaaaaaaaaaaaaaaa", i + 1),
         );
     }
-    let out = fx.run(&["history", "b", "--impl", "x", "--cores", "1"]);
+    let out = run(&["history", "b", "--impl", "x", "--cores", "1"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -43,12 +53,12 @@ fn history_names_the_commit_where_a_cell_moved() {
         "{stdout}"
     );
     // The other cell has no change point; the default cell is the highest core count.
-    let (flat, _) = text(&fx.run(&["history", "b", "--impl", "x"]));
+    let (flat, _) = text(&run(&["history", "b", "--impl", "x"]));
     assert!(flat.starts_with("b n=1, x, 2 cores"), "{flat}");
     assert!(!flat.lines().any(|l| l.ends_with("change point")), "{flat}");
     // The time series as SVG.
     let svg = fx.path().join("h.svg");
-    let out = fx.run(&[
+    let out = run(&[
         "history",
         "b",
         "--impl",
@@ -70,7 +80,7 @@ fn history_names_the_commit_where_a_cell_moved() {
         vec!["history", "b", "--impl", "x", "--cores", "7"],
         vec!["history", "b", "--impl", "x", "--params", "n=abc"],
     ] {
-        let out = fx.run(&args);
+        let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out).1);
     }
 }
