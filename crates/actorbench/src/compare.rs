@@ -37,7 +37,7 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use crate::error::{EXIT_FAILED, EXIT_OK, UsageError};
-use crate::metric::{self, Metric};
+use crate::metric::Metric;
 use crate::output::{table, units};
 use crate::stats;
 use crate::store::{SessionData, Store};
@@ -411,8 +411,32 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
             mismatched.join("; ")
         );
     }
-    let both: Vec<_> = da.runs.iter().chain(&db.runs).cloned().collect();
-    let (metric, note) = metric::resolve(opts.metric, &both);
+    // A session stored before work times has none: compare both on wall time then (or
+    // refuse an explicit --metric work), rather than call every cell of it a failure.
+    let no_work = |d: &SessionData| {
+        d.runs.iter().any(|r| r.ok()) && d.runs.iter().all(|r| r.work_s.is_none())
+    };
+    let old: Vec<i64> = [&da, &db]
+        .iter()
+        .filter(|d| no_work(d))
+        .map(|d| d.session.id)
+        .collect();
+    let (metric, note) = match (opts.metric, old.is_empty()) {
+        (Some(Metric::Work), false) => crate::usage!(
+            "--metric work: session {} has no work times (it was stored before the harness read seconds=); \
+             compare with --metric wall",
+            old[0]
+        ),
+        (Some(m), _) => (m, None),
+        (None, true) => (Metric::Work, None),
+        (None, false) => (
+            Metric::Wall,
+            Some(format!(
+                "session {} has no work times (stored before the harness read seconds=): compared on wall time",
+                old[0]
+            )),
+        ),
+    };
     let ch = changes(&da, &db, metric, opts);
     let count = |v: Verdict| ch.iter().filter(|c| c.verdict == v).count();
     let regressions = count(Verdict::Regression);

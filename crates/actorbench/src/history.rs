@@ -35,6 +35,8 @@ pub struct Point {
     pub commit: String,
     /// Measured runs of the cell in it.
     pub measured: usize,
+    /// Those that succeeded.
+    pub ok: usize,
     /// The metric over its successful measured runs.
     pub spread: Spread,
 }
@@ -161,6 +163,7 @@ fn build(
             started_at: s.started_at.clone(),
             commit: s.git_commit.clone(),
             measured: mine.len(),
+            ok: mine.iter().filter(|r| r.ok()).count(),
             spread: Spread::of(values),
         });
     }
@@ -269,7 +272,7 @@ impl History {
                 p.session.to_string(),
                 p.started_at.clone(),
                 short(&p.commit),
-                format!("{}/{}", s.values.len(), p.measured),
+                format!("{}/{}", p.ok, p.measured),
                 units::seconds(s.median),
                 if s.ci_low.is_finite() {
                     format!(
@@ -283,6 +286,8 @@ impl History {
                 change,
                 if self.changes.iter().any(|c| c.at == i) {
                     "change point".into()
+                } else if p.ok > 0 && s.values.is_empty() {
+                    format!("no {} (use --metric wall)", self.metric.label())
                 } else {
                     String::new()
                 },

@@ -270,3 +270,65 @@ fn compare_gates_on_real_runs() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out).0.contains("improvement"));
 }
+
+#[test]
+fn a_session_from_before_work_times_is_compared_on_wall_time() {
+    let fx = Fixture::new(&[]);
+    let st = store(&fx);
+    // An old session: its runs have wall times only.
+    let old = st
+        .begin_session(&SessionRecord {
+            host_cpu: "Test CPU".into(),
+            host_cores: 2,
+            host_memory_bytes: 1 << 34,
+            host_kernel: "Linux 6.1".into(),
+            profile: "quick".into(),
+            ..Default::default()
+        })
+        .unwrap();
+    st.put_impl(
+        old,
+        &ImplRecord {
+            name: "x".into(),
+            version: "fake 1.0".into(),
+            status: "available".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for (seq, w) in STEADY.iter().enumerate() {
+        st.insert_run(&actorbench::store::RunRecord {
+            session_id: old,
+            seq: seq as i64,
+            implementation: "x".into(),
+            bench: "b".into(),
+            params: "n=1".into(),
+            cores: 1,
+            status: "ok".into(),
+            wall_s: w + 0.01,
+            ..Default::default()
+        })
+        .unwrap();
+    }
+    st.end_session(old, "complete", "t").unwrap();
+    let new = session(&st, &[("x", "b", "n=1", 1, STEADY)], same);
+    let out = fx.run(&["compare", &old.to_string(), &new.to_string()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("note: session {old} has no work times"))
+            && stdout.contains("Medians and change on wall time"),
+        "{stdout}"
+    );
+    let x = stdout.lines().find(|l| l.contains(" x ")).unwrap();
+    assert!(x.contains("unchanged"), "{stdout}");
+    let out = fx.run(&[
+        "compare",
+        &old.to_string(),
+        &new.to_string(),
+        "--metric",
+        "work",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("--metric wall"), "{}", text(&out).1);
+}

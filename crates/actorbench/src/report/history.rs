@@ -40,7 +40,7 @@ pub fn figure(histories: &[History], bench: &str) -> Result<Figure> {
                             y: s.median,
                             lo,
                             hi,
-                            failed: p.measured - s.values.len(),
+                            failed: p.measured - p.ok,
                         }
                     })
                     .collect(),
