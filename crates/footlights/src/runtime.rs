@@ -68,7 +68,7 @@ pub(crate) fn spawn<B: Bound>(
     // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
     // it yet. It starts scheduled: the task below is that scheduling.
     unsafe { node.cell().init() };
-    shared.sched.spawned(node.task());
+    shared.sched.spawned(node.task(), node.home());
     node
 }
 

@@ -220,10 +220,11 @@ impl Scheduler {
         });
     }
 
-    /// Counts a spawn and schedules the new actor, from wherever the caller is. On an
-    /// observed system, the actor's home records the pool stage it will run on first.
-    pub(crate) fn spawned(self: &Arc<Self>, task: Task) {
-        let site = task.home().target();
+    /// Counts a spawn and schedules the new actor, whose home is `home`, from wherever the
+    /// caller is. On an observed system, the home records the pool stage the actor will
+    /// run on first.
+    pub(crate) fn spawned(self: &Arc<Self>, task: Task, home: &Home) {
+        let site = home.target();
         with_current_worker(self, |w| {
             if self.observed() {
                 let here = match site {
@@ -231,7 +232,7 @@ impl Scheduler {
                     _ => w.and_then(worker::Worker::pool_index),
                 };
                 if let Some(k) = here {
-                    task.home().ran_on(k);
+                    home.ran_on(k);
                 }
             }
             match w {
