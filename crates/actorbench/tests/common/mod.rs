@@ -11,7 +11,9 @@ use actorbench::store::{ImplRecord, RunRecord, SessionRecord, Store};
 
 /// The fake implementation. `fake.sh MODE BENCH PARAMS...`; it understands threadring and
 /// chameneos parameters and answers per MODE. Its `seconds=` is the time from just after
-/// its own start-up (`boot` sleeps 0.2 s before that) until the answer, read with `date`.
+/// its own start-up (`boot` sleeps 0.2 s before that) until the answer, read with `date`,
+/// except in the timed modes (`slow`, `steady`, `jitter`), which report the time they
+/// planned to sleep, so that the statistics tests do not depend on the machine's load.
 pub const FAKE: &str = r#"#!/bin/sh
 mode=$1; bench=$2; shift 2
 [ "$mode" = boot ] && sleep 0.2
@@ -30,7 +32,7 @@ seconds() {
   printf '%d.%09d' $(( ns / 1000000000 )) $(( ns % 1000000000 ))
 }
 answer() {
-  s=$(seconds)
+  s=${planned:-$(seconds)}
   case $bench in
     threadring) echo "result bench=threadring check=$(( hops % actors + 1 )) seconds=$s$1" ;;
     chameneos)
@@ -53,12 +55,14 @@ case $mode in
   flood) yes floodfloodfloodfloodfloodflood | head -c 40000000; answer "" ;;
   alloc) exec python3 -c "import time; t = time.monotonic(); x = b'x' * (200 << 20); print('result bench=threadring check=$(( hops % actors + 1 )) seconds=%.9f' % max(time.monotonic() - t, 1e-9))" ;;
   cpus) answer " cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2) threads=$FAKE_THREADS" ;;
-  slow) sleep 0.3; answer "" ;;
-  steady) sleep 0.1; answer "" ;;
+  # The timed modes sleep, then report the planned time as their work time, so that the
+  # figures the statistics tests check do not depend on how busy the machine is (the
+  # process's wall time still covers the sleep, so seconds <= wall holds).
+  slow) sleep 0.3; planned=0.3 answer "" ;;
+  steady) sleep 0.1; planned=0.1 answer "" ;;
   jitter)
     n=$(cat jitter.count 2>/dev/null || echo 0); echo $(( n + 1 )) > jitter.count
-    if [ $(( n % 2 )) = 0 ]; then sleep 0.05; else sleep 0.15; fi
-    answer "" ;;
+    if [ $(( n % 2 )) = 0 ]; then sleep 0.05; planned=0.05 answer ""; else sleep 0.15; planned=0.15 answer ""; fi ;;
   hog)
     # 200 MB held for 30 s by a child process (not exec'd: the group's memory counts).
     python3 -c "import time; x = b'x' * (200 << 20); time.sleep(30)"
