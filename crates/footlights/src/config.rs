@@ -8,6 +8,7 @@
 //! | default policy | [`crate::Builder::policy`] | `FOOTLIGHTS_POLICY` (`task`, `thread`, `inline`) | `task` |
 //! | placement | [`crate::Builder::placement`] | `FOOTLIGHTS_PLACEMENT` (`manual`, `observe`, `auto`) | `manual` |
 //! | dedicated stages at once | [`crate::Builder::max_dedicated`] | `FOOTLIGHTS_MAX_DEDICATED` | 4096 |
+//! | print each worker's counters at shutdown | [`crate::Builder::print_stats`] | `FOOTLIGHTS_STATS` (`0`, `1`) | `0` |
 //!
 //! The number of threads is a deployment decision, never the program's: the same binary
 //! runs on one stage or many.
@@ -31,6 +32,8 @@ pub const PLACEMENT_ENV: &str = "FOOTLIGHTS_PLACEMENT";
 pub const MAX_DEDICATED_ENV: &str = "FOOTLIGHTS_MAX_DEDICATED";
 /// The default most dedicated stages running at once.
 pub const DEFAULT_MAX_DEDICATED: usize = 4096;
+/// The environment variable that prints each worker's counters at shutdown.
+pub const STATS_ENV: &str = "FOOTLIGHTS_STATS";
 
 /// A setting that cannot be used, naming where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +128,33 @@ where
     }
 }
 
+/// Resolves an on/off setting: the builder's value, else the environment variable (`0` or
+/// `1`), else off.
+pub(crate) fn resolve_flag(given: Option<bool>, var: &'static str) -> Result<bool, ConfigError> {
+    if let Some(value) = given {
+        return Ok(value);
+    }
+    match std::env::var(var) {
+        Ok(text) => match text.trim() {
+            "0" | "" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(ConfigError::BadChoice {
+                var,
+                error: crate::placement::UnknownChoice {
+                    setting: "switch",
+                    given: text,
+                    accepted: &["0", "1"],
+                },
+            }),
+        },
+        Err(std::env::VarError::NotPresent) => Ok(false),
+        Err(std::env::VarError::NotUnicode(raw)) => Err(ConfigError::BadEnv {
+            var,
+            value: raw.to_string_lossy().into_owned(),
+        }),
+    }
+}
+
 /// The machine's available parallelism, at least 1.
 pub(crate) fn available_parallelism() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -151,5 +181,11 @@ mod tests {
             resolve("threads", None, "FOOTLIGHTS_TEST_UNSET", || 9),
             Ok(9)
         );
+    }
+
+    #[test]
+    fn a_flag_is_the_builder_value_else_off() {
+        assert_eq!(resolve_flag(Some(true), "FOOTLIGHTS_TEST_UNSET"), Ok(true));
+        assert_eq!(resolve_flag(None, "FOOTLIGHTS_TEST_UNSET"), Ok(false));
     }
 }

@@ -4,8 +4,23 @@
 //! an increment is a plain load and store (no locked instruction, no shared cache line);
 //! anybody may read it at any time. Threads outside the runtime share [`ExternalStats`],
 //! updated with atomic adds. A snapshot sums them: [`crate::System::metrics`].
+//!
+//! # Where a worker's time goes
+//!
+//! Besides counting events, each pool worker splits its life into three phases and adds
+//! the time of each phase to its own counters: *running* (taking tasks from its own queues
+//! and running turns), *searching* (its own queues are empty: it looks at the other
+//! workers' deques, the injector and its inbox, spinning a little between looks), and
+//! *parked* (asleep until somebody wakes it). The clock is read only where a phase
+//! changes, never per turn or per message: a worker that always has work reads it once.
+//! The time spent waking other workers (the unpark system call, counted only when a
+//! sleeper is actually woken) is part of the running time and is also reported on its
+//! own. With these, [`WorkerMetrics`] tells where a second core's time goes: turns,
+//! spinning, stealing, sleeping or waking others (`docs/performance.md` reads them).
 
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Adds one to a counter that only the calling worker writes.
 pub(crate) fn bump(counter: &AtomicU64) {
@@ -32,6 +47,26 @@ pub(crate) struct WorkerStats {
     pub(crate) scheduled: AtomicU64,
     pub(crate) descheduled: AtomicU64,
     pub(crate) inline_turns: AtomicU64,
+    /// Tasks that came into this worker's deque from another's with a steal (the one run
+    /// at once included).
+    pub(crate) stolen: AtomicU64,
+    /// Tasks this worker scheduled onto a queue that another thread takes from (another
+    /// stage's inbox, the shared injector, a dedicated stage).
+    pub(crate) pushed_out: AtomicU64,
+    /// Times the worker ran out of work in its own queues and began to search.
+    pub(crate) searches: AtomicU64,
+    /// Searches that ended with nothing found (the worker then tried to park).
+    pub(crate) searches_failed: AtomicU64,
+    /// Other threads this worker unparked.
+    pub(crate) wakes: AtomicU64,
+    /// Nanoseconds running (turns and the bookkeeping between them).
+    pub(crate) running_ns: AtomicU64,
+    /// Nanoseconds searching other queues and spinning.
+    pub(crate) searching_ns: AtomicU64,
+    /// Nanoseconds parked.
+    pub(crate) parked_ns: AtomicU64,
+    /// Nanoseconds spent unparking other threads (part of the running time).
+    pub(crate) waking_ns: AtomicU64,
 }
 
 impl WorkerStats {
@@ -49,6 +84,15 @@ impl WorkerStats {
             (&self.scheduled, &other.scheduled),
             (&self.descheduled, &other.descheduled),
             (&self.inline_turns, &other.inline_turns),
+            (&self.stolen, &other.stolen),
+            (&self.pushed_out, &other.pushed_out),
+            (&self.searches, &other.searches),
+            (&self.searches_failed, &other.searches_failed),
+            (&self.wakes, &other.wakes),
+            (&self.running_ns, &other.running_ns),
+            (&self.searching_ns, &other.searching_ns),
+            (&self.parked_ns, &other.parked_ns),
+            (&self.waking_ns, &other.waking_ns),
         ];
         for (mine, theirs) in pairs {
             bump_by(mine, theirs.load(Ordering::Acquire));
@@ -83,6 +127,26 @@ pub struct WorkerMetrics {
     pub actors_stopped: u64,
     /// Turns of inline actors run by a sender on this worker (also counted in `turns`).
     pub inline_turns: u64,
+    /// Tasks that moved to this worker from another's deque by stealing (a steal takes up
+    /// to half of the victim's deque, so this is at least `steals`).
+    pub tasks_stolen: u64,
+    /// Tasks this worker scheduled onto a queue another thread takes from: another
+    /// stage's inbox, the shared injector, a dedicated stage.
+    pub tasks_pushed_out: u64,
+    /// Times the worker ran out of work in its own queues and searched the others.
+    pub searches: u64,
+    /// Searches that found nothing (each then parks, or finds work at the last look).
+    pub searches_failed: u64,
+    /// Parked threads this worker woke.
+    pub wakes: u64,
+    /// Time spent running turns (and taking them from its own queues).
+    pub running: Duration,
+    /// Time spent searching other workers' queues and spinning between looks.
+    pub searching: Duration,
+    /// Time spent parked.
+    pub parked: Duration,
+    /// Time spent waking other threads (a part of `running`).
+    pub waking: Duration,
 }
 
 impl WorkerMetrics {
@@ -95,6 +159,22 @@ impl WorkerMetrics {
         self.actors_spawned += other.actors_spawned;
         self.actors_stopped += other.actors_stopped;
         self.inline_turns += other.inline_turns;
+        self.tasks_stolen += other.tasks_stolen;
+        self.tasks_pushed_out += other.tasks_pushed_out;
+        self.searches += other.searches;
+        self.searches_failed += other.searches_failed;
+        self.wakes += other.wakes;
+        self.running += other.running;
+        self.searching += other.searching;
+        self.parked += other.parked;
+        self.waking += other.waking;
+    }
+
+    /// Hand-offs that crossed between threads: tasks stolen from another worker plus tasks
+    /// pushed onto another thread's queue. On one worker, with no other threads sending,
+    /// this is 0.
+    pub fn crossed_handoffs(&self) -> u64 {
+        self.tasks_stolen + self.tasks_pushed_out
     }
 
     /// The sum of several workers' counters.
@@ -187,6 +267,66 @@ impl WorkerStats {
             actors_spawned: get(&self.spawned),
             actors_stopped: get(&self.stopped),
             inline_turns: get(&self.inline_turns),
+            tasks_stolen: get(&self.stolen),
+            tasks_pushed_out: get(&self.pushed_out),
+            searches: get(&self.searches),
+            searches_failed: get(&self.searches_failed),
+            wakes: get(&self.wakes),
+            running: Duration::from_nanos(get(&self.running_ns)),
+            searching: Duration::from_nanos(get(&self.searching_ns)),
+            parked: Duration::from_nanos(get(&self.parked_ns)),
+            waking: Duration::from_nanos(get(&self.waking_ns)),
         }
+    }
+}
+
+/// Nanoseconds in `d`, saturating (for the time counters).
+pub(crate) fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// One line per pool worker (and one for the dedicated stages, if any ran): where its
+/// time went and what it did. `FOOTLIGHTS_STATS=1` prints this on standard error when a
+/// system shuts down.
+///
+/// ```
+/// # fn main() -> Result<(), footlights::ConfigError> {
+/// let system = footlights::System::builder().threads(2).build()?;
+/// let table = system.metrics().to_string();
+/// assert!(table.starts_with("worker"));
+/// assert_eq!(table.lines().count(), 3); // a header and two workers
+/// # Ok(()) }
+/// ```
+impl fmt::Display for Metrics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "worker      turns   running  searching     parked    waking  wakes  searches  failed  steals  stolen  pushed out"
+        )?;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let mut row = |name: String, w: &WorkerMetrics| {
+            writeln!(
+                f,
+                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>11}",
+                w.turns,
+                ms(w.running),
+                ms(w.searching),
+                ms(w.parked),
+                ms(w.waking),
+                w.wakes,
+                w.searches,
+                w.searches_failed,
+                w.steals,
+                w.tasks_stolen,
+                w.tasks_pushed_out,
+            )
+        };
+        for (i, w) in self.workers.iter().enumerate() {
+            row(i.to_string(), w)?;
+        }
+        if self.dedicated_started > 0 {
+            row("ded.".to_owned(), &self.dedicated)?;
+        }
+        Ok(())
     }
 }

@@ -39,6 +39,7 @@ pub struct Builder {
     policy: Option<Policy>,
     placement: Option<PlacementMode>,
     max_dedicated: Option<usize>,
+    print_stats: Option<bool>,
     on_panic: Option<PanicHook>,
 }
 
@@ -93,6 +94,14 @@ impl Builder {
         self
     }
 
+    /// Prints each worker's counters (where its time went: running, searching, parked,
+    /// waking others; see [`Metrics`]) on standard error when the system shuts down. Else
+    /// `FOOTLIGHTS_STATS` (`1` on, `0` off), else off.
+    pub fn print_stats(mut self, on: bool) -> Self {
+        self.print_stats = Some(on);
+        self
+    }
+
     /// Called when a handler panics (the actor is stopped). The default prints one line on
     /// standard error.
     pub fn on_panic(mut self, hook: impl Fn(&PanicReport) + Send + Sync + 'static) -> Self {
@@ -118,6 +127,7 @@ impl Builder {
         let kind = config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?;
         let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
+        let print_stats = config::resolve_flag(self.print_stats, config::STATS_ENV)?;
         let auto = (mode != PlacementMode::Manual).then(|| Arc::new(Auto::new(mode)));
         let (sched, seeds) = Scheduler::new(
             SchedulerConfig {
@@ -147,6 +157,7 @@ impl Builder {
             auto: auto.clone(),
             workers: Vec::new(),
             controller: None,
+            print_stats,
         };
         match scheduler::start_workers(&shared.sched, seeds) {
             Ok(w) => system.workers = w,
@@ -193,6 +204,8 @@ pub struct System {
     auto: Option<Arc<Auto>>,
     workers: Vec<JoinHandle<()>>,
     controller: Option<JoinHandle<()>>,
+    /// Print the workers' counters at shutdown.
+    print_stats: bool,
 }
 
 /// What was left when a system shut down.
@@ -214,6 +227,7 @@ impl System {
             policy: None,
             placement: None,
             max_dedicated: None,
+            print_stats: None,
             on_panic: None,
         }
     }
@@ -320,6 +334,9 @@ impl System {
             let _ = w.join();
         }
         let m = self.metrics();
+        if self.print_stats {
+            eprint!("footlights: {} workers\n{m}", m.workers.len());
+        }
         self.shared.sched.drain_queues();
         ShutdownReport {
             pending_messages: m.messages_pending(),

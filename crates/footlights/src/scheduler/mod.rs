@@ -74,7 +74,7 @@ use crossbeam_deque::{Injector, Stealer};
 use crossbeam_utils::CachePadded;
 use crossbeam_utils::sync::Parker;
 
-use crate::metrics::{ExternalStats, bump};
+use crate::metrics::{ExternalStats, WorkerStats, bump};
 use dedicated::Dedicated;
 pub use home::Site;
 pub(crate) use home::{Home, Target};
@@ -200,16 +200,18 @@ impl Scheduler {
         }
     }
 
-    /// Pushes a task pinned to pool stage `k`, from a thread that is not that stage's.
-    pub(crate) fn push_stage(&self, k: usize, task: Task) {
+    /// Pushes a task pinned to pool stage `k`, from a thread that is not that stage's;
+    /// `by` is the pushing worker's counters, if a worker pushes.
+    pub(crate) fn push_stage(&self, k: usize, task: Task, by: Option<&WorkerStats>) {
         self.stages[k].inbox.push(task);
-        self.sleepers.notify(k);
+        self.sleepers.notify(k, by);
     }
 
-    /// Pushes a pool task onto the shared injector and wakes a worker.
-    pub(crate) fn push_shared(&self, task: Task) {
+    /// Pushes a pool task onto the shared injector and wakes a worker; `by` as for
+    /// [`Scheduler::push_stage`].
+    pub(crate) fn push_shared(&self, task: Task, by: Option<&WorkerStats>) {
         self.injector.push(task);
-        self.sleepers.notify_one();
+        self.sleepers.notify_one(by);
     }
 
     /// Schedules `task`, whose home said `site`, from wherever the caller is.
@@ -264,7 +266,7 @@ impl Scheduler {
         }
         self.external.scheduled.fetch_add(1, Ordering::Release);
         let task = match site {
-            Site::Stage(k) => return self.push_stage(k, task),
+            Site::Stage(k) => return self.push_stage(k, task, None),
             Site::Dedicated => {
                 // Keep the cell (and the lock inside it) alive through the push.
                 let keep = Arc::clone(&task);
@@ -276,8 +278,8 @@ impl Scheduler {
             Site::Pool | Site::Inline => task,
         };
         match self.kind {
-            SchedulerKind::Stages => self.push_stage(self.next_stage(), task),
-            SchedulerKind::Steal | SchedulerKind::Share => self.push_shared(task),
+            SchedulerKind::Stages => self.push_stage(self.next_stage(), task, None),
+            SchedulerKind::Steal | SchedulerKind::Share => self.push_shared(task, None),
         }
     }
 

@@ -12,9 +12,12 @@
 //! woken, never on the hot path, which only reads the atomic `count`.
 
 use std::sync::atomic::{AtomicUsize, Ordering, fence};
+use std::time::Instant;
 
 use crossbeam_utils::sync::Unparker;
 use parking_lot::Mutex;
+
+use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 
 /// The set of parked workers.
 pub(crate) struct Sleepers {
@@ -54,12 +57,21 @@ impl Sleepers {
         }
     }
 
-    /// Wakes one parked worker, if any. Call after making work visible.
-    pub(crate) fn notify_one(&self) {
+    /// Wakes one parked worker, if any. Call after making work visible. `by` is the
+    /// calling worker's counters, which count the wake-up and its time.
+    #[inline]
+    pub(crate) fn notify_one(&self, by: Option<&WorkerStats>) {
         fence(Ordering::SeqCst);
         if self.count.load(Ordering::Relaxed) == 0 {
             return;
         }
+        self.wake_one(by);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_one(&self, by: Option<&WorkerStats>) {
+        let start = by.map(|_| Instant::now());
         let woken = {
             let mut parked = self.parked.lock();
             let woken = parked.pop();
@@ -70,17 +82,19 @@ impl Sleepers {
         };
         if let Some(index) = woken {
             self.unparkers[index].unpark();
+            count_wake(by, start);
         }
     }
 
     /// Wakes worker `index` if it is parked. Call after pushing onto its own inbox: by the
     /// fences, either the worker's look after announcing sees the push, or this sees it
     /// announced.
-    pub(crate) fn notify(&self, index: usize) {
+    pub(crate) fn notify(&self, index: usize, by: Option<&WorkerStats>) {
         fence(Ordering::SeqCst);
         if self.count.load(Ordering::Relaxed) == 0 {
             return;
         }
+        let start = by.map(|_| Instant::now());
         let removed = {
             let mut parked = self.parked.lock();
             match parked.iter().position(|&i| i == index) {
@@ -94,6 +108,7 @@ impl Sleepers {
         };
         if removed {
             self.unparkers[index].unpark();
+            count_wake(by, start);
         }
     }
 
@@ -107,5 +122,13 @@ impl Sleepers {
         for u in self.unparkers.iter() {
             u.unpark();
         }
+    }
+}
+
+/// Counts a wake-up, and the time since `start`, on the waking worker's counters.
+fn count_wake(by: Option<&WorkerStats>, start: Option<Instant>) {
+    if let (Some(stats), Some(start)) = (by, start) {
+        bump(&stats.wakes);
+        bump_by(&stats.waking_ns, nanos(start.elapsed()));
     }
 }

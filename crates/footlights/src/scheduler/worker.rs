@@ -54,6 +54,7 @@ use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
@@ -61,7 +62,7 @@ use crossbeam_utils::sync::Parker;
 use super::probe::Sampler;
 use super::stage::Stage;
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
-use crate::metrics::{WorkerStats, bump, bump_by};
+use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::rng::XorShift;
 use crate::task::Schedule;
 
@@ -206,16 +207,37 @@ impl Worker {
     }
 
     /// The pool worker loop. Returns at shutdown.
+    ///
+    /// The clock is read only where the worker changes phase (running, searching,
+    /// parked; see [`crate::metrics`]), never per turn.
     pub(crate) fn run(self) {
         CURRENT.with(|c| c.set(&self));
         let sched = &self.sched;
+        let stats = self.stats();
+        let mut since = Instant::now();
         while !sched.is_shutdown() {
-            if let Some(task) = self.next_task().or_else(|| self.search()) {
+            if let Some(task) = self.next_task() {
                 self.run_turn(task);
                 continue;
             }
-            self.park();
+            let searching = Instant::now();
+            bump_by(&stats.running_ns, nanos(searching - since));
+            bump(&stats.searches);
+            let found = self.search();
+            since = Instant::now();
+            bump_by(&stats.searching_ns, nanos(since - searching));
+            if let Some(task) = found {
+                self.run_turn(task);
+                continue;
+            }
+            bump(&stats.searches_failed);
+            if self.park() {
+                let woke = Instant::now();
+                bump_by(&stats.parked_ns, nanos(woke - since));
+                since = woke;
+            }
         }
+        bump_by(&stats.running_ns, nanos(since.elapsed()));
         CURRENT.with(|c| c.set(ptr::null()));
         // Tasks left in the next slot and the queues are dropped with `self`.
     }
@@ -347,7 +369,7 @@ impl Worker {
             self.local.borrow_mut().push_back(task);
         } else {
             self.queue.push(task);
-            self.waking(|| self.sched.sleepers.notify_one());
+            self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
         }
     }
 
@@ -378,15 +400,19 @@ impl Worker {
                 self.hand_off(task, true);
             }
             Site::Stage(k) if Some(k) == self.pool_index => self.local.borrow_mut().push_back(task),
-            Site::Stage(k) => self.waking(|| self.sched.push_stage(k, task)),
+            Site::Stage(k) => {
+                bump(&self.stats().pushed_out);
+                self.waking(|| self.sched.push_stage(k, task, Some(self.stats())));
+            }
             Site::Dedicated => {
                 // The push happens under the home's lock, inside the cell: keep the cell
                 // alive until the lock is released, whoever runs the task meanwhile.
                 let keep = Arc::clone(&task);
                 let mut pushed = Ok(());
                 self.waking(|| pushed = keep.home().push_dedicated(task));
-                if let Err(task) = pushed {
-                    self.place_in_pool(task, fresh);
+                match pushed {
+                    Ok(()) => bump(&self.stats().pushed_out),
+                    Err(task) => self.place_in_pool(task, fresh),
                 }
             }
         }
@@ -432,15 +458,17 @@ impl Worker {
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if self.queue.len() > 1 || self.has_next() {
-                    self.waking(|| sched.sleepers.notify_one());
+                    self.waking(|| sched.sleepers.notify_one(Some(self.stats())));
                 }
             }
             (SchedulerKind::Stages, Some(_)) => self.local.borrow_mut().push_back(task),
             (SchedulerKind::Stages, None) => {
-                self.waking(|| sched.push_stage(sched.next_stage(), task));
+                bump(&self.stats().pushed_out);
+                self.waking(|| sched.push_stage(sched.next_stage(), task, Some(self.stats())));
             }
             (SchedulerKind::Steal | SchedulerKind::Share, _) => {
-                self.waking(|| sched.push_shared(task));
+                bump(&self.stats().pushed_out);
+                self.waking(|| sched.push_shared(task, Some(self.stats())));
             }
         }
     }
@@ -620,9 +648,12 @@ impl Worker {
                 if victim == index {
                     continue;
                 }
+                let before = self.queue.len();
                 match stealers[victim].steal_batch_and_pop(&self.queue) {
                     Steal::Success(task) => {
                         bump(&self.stats().steals);
+                        let moved = self.queue.len().saturating_sub(before) as u64 + 1;
+                        bump_by(&self.stats().stolen, moved);
                         self.arrived(&task);
                         return Some(task);
                     }
@@ -651,13 +682,14 @@ impl Worker {
         None
     }
 
-    fn park(&self) {
+    /// Parks until woken, unless work turned up meanwhile; `true` if it parked.
+    fn park(&self) -> bool {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
         sched.sleepers.announce(index);
         if sched.has_pool_work() || !self.stage.inbox.is_empty() || sched.is_shutdown() {
             sched.sleepers.cancel(index);
-            return;
+            return false;
         }
         sched.quiescence.worker_idle();
         bump(&self.stats().parks);
@@ -667,6 +699,7 @@ impl Worker {
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         sched.sleepers.cancel(index);
+        true
     }
 
     /// Counts `n` messages handled in the turn just run.
