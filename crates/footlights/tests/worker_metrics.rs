@@ -142,3 +142,41 @@ fn every_worker_accounts_for_its_time_and_the_table_has_a_line_each() {
     assert_eq!(table.lines().count(), 1 + m.workers.len());
     assert!(table.lines().next().unwrap().contains("searching"));
 }
+
+/// A token passed round a ring is a chain of hand-offs with nothing behind it: on two
+/// workers it stays on the worker that took it, wakes nobody and is never stolen, however
+/// long the chain (longer than the next slot's streak limit).
+#[test]
+fn a_chain_of_hand_offs_wakes_nobody_and_stays_on_its_worker() {
+    let system = System::builder().threads(2).build().unwrap();
+    let nodes = ring(&system, 50, 10); // set up, linked, quiescent
+    let before = system.metrics();
+    let (done, finished) = reply::pair();
+    nodes[0].send(Msg::Token(50_000, done)).unwrap();
+    finished.wait_timeout(PATIENCE).expect("ring done").unwrap();
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let after = system.metrics();
+    let sum = |m: &Metrics, f: fn(&footlights::WorkerMetrics) -> u64| -> u64 {
+        m.workers.iter().map(f).sum()
+    };
+    assert_eq!(
+        sum(&after, |w| w.wakes),
+        sum(&before, |w| w.wakes),
+        "no wake-up"
+    );
+    assert_eq!(
+        sum(&after, |w| w.tasks_stolen),
+        sum(&before, |w| w.tasks_stolen),
+        "no steal"
+    );
+    let handled: Vec<u64> = after
+        .workers
+        .iter()
+        .zip(&before.workers)
+        .map(|(a, b)| a.messages_handled - b.messages_handled)
+        .collect();
+    assert!(
+        handled.contains(&50_001),
+        "one worker handled every hop: {handled:?}"
+    );
+}

@@ -27,13 +27,17 @@
 //! a push found its mailbox idle, or the garbage collector claimed it. Scheduling an actor
 //! means putting a [`Task`] (a type-erased reference to the actor) on a run queue:
 //!
-//! * From a worker thread (inside a handler), the task goes into that worker's *next slot*;
-//!   a task already there moves to the back of the worker's own deque, where idle workers can
-//!   steal it. The next slot makes a chain of hand-offs (a token passed round a ring, a reply
-//!   to a request) run on one thread without waking anybody: that is SALSA Lite's finding
-//!   that one stage passes a token fastest, kept automatically. The slot is kept only while
-//!   the turn that filled it is ending: if the running actor has another message to handle,
-//!   the slot is flushed to the deque first, so a hand-off never waits behind a busy actor.
+//! * From a worker thread (inside a handler), the task goes into that worker's *next slot*
+//!   if nothing else waits on the worker, and otherwise to the back of the worker's own
+//!   deque, where idle workers can steal it. The next slot makes a chain of hand-offs (a
+//!   token passed round a ring, a reply to a request) run on one thread without waking
+//!   anybody: that is SALSA Lite's finding that one stage passes a token fastest, kept
+//!   automatically. Behind a backlog, hand-offs queue in the order they were made, as on a
+//!   lone worker: a hub actor then takes its clients' messages in batches instead of one
+//!   turn per message, and its clients are served in turn (chameneos on two workers ran
+//!   twice the turns of one worker before). The slot is kept only while the turn that
+//!   filled it is ending: if the running actor has another message to handle, the slot is
+//!   flushed to the deque first, so a hand-off never waits behind a busy actor.
 //! * From any other thread, the task goes into the global injector queue.
 //!
 //! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]
@@ -45,10 +49,14 @@
 //!
 //! # Sleeping and waking
 //!
-//! A worker that finds nothing spins briefly while searching, then parks
-//! ([`park::Sleepers`]); an idle runtime uses no CPU. Whoever makes work visible to other
-//! workers (a push to the injector, or a second runnable task on a worker) wakes one parked
-//! worker if there is one.
+//! A worker that finds nothing in its own queues *searches* the others, spinning briefly,
+//! then parks ([`park::Sleepers`]); at most half the workers search at once, the others
+//! look once and park, and an idle runtime uses no CPU. Whoever makes work visible to other
+//! workers (a push to the injector, a backlog on a worker) wakes one parked worker if there
+//! is one and nobody is searching; a worker's backlog wakes somebody only once it is as
+//! long as a threshold that rises while woken workers find too little to do and falls while
+//! they keep busy ([`park`], "Waking only when it pays"). Each worker counts where its time
+//! goes: running, searching, parked and waking others ([`crate::metrics`]).
 //!
 //! # Quiescence
 //!

@@ -10,19 +10,58 @@
 //!
 //! The list is a mutex-guarded `Vec`: it is touched only when a worker goes to sleep or is
 //! woken, never on the hot path, which only reads the atomic `count`.
+//!
+//! # Searching workers
+//!
+//! A worker that runs out of work in its own queues *searches* the others for a short
+//! while before it parks. While one worker searches, a waker wakes nobody: the searcher
+//! will find the work (this is Go's and tokio's rule, and what stops a burst of hand-offs
+//! from waking every sleeper). At most half the workers (at least one) search at once
+//! ([`Sleepers::begin_search`]); the others look once and park. No wake-up is lost: a
+//! searcher stops being one ([`Sleepers::end_search`]) before it announces itself, so if
+//! a waker saw it searching, the SC order puts the waker's fence before the searcher's,
+//! and the searcher's last look after announcing sees the work. A searcher that finds
+//! work while more is visible wakes another worker, so that a burst still spreads.
+//!
+//! # Waking only when it pays
+//!
+//! A wake-up costs the waker a system call and the woken worker a trip through the
+//! scheduler of the operating system, some microseconds in all. When the work handed over
+//! is a few short turns (a hub actor's clients, say: chameneos's creatures), the woken
+//! worker runs them, finds nothing, parks, and is woken again: two cores burn the time
+//! one would have needed, and the work moves between caches. So a worker's backlog wakes
+//! somebody only when its deque holds at least [`Sleepers::wake_backlog`] tasks, a
+//! threshold that adapts to what wake-ups achieved: a woken worker reports how long it
+//! ran before it ran out of work again ([`Sleepers::woken_worker_ran`]); a short run
+//! (under [`SHORT_RUN`]) doubles the threshold, a long one (over [`LONG_RUN`]) halves it.
+//! Parallel work (a tree of spawns, independent pairs, long computations) keeps woken
+//! workers busy and the threshold at 1; a hub's backlog raises it until the second worker
+//! stays asleep. Work from outside the runtime, pinned work and a searcher's chain always
+//! wake as before, so no work is ever left without a worker.
 
 use std::sync::atomic::{AtomicUsize, Ordering, fence};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::sync::Unparker;
 use parking_lot::Mutex;
 
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 
+/// A woken worker that ran out of work within this long was not worth waking.
+pub(crate) const SHORT_RUN: Duration = Duration::from_micros(100);
+/// A woken worker that kept busy this long was worth waking.
+pub(crate) const LONG_RUN: Duration = Duration::from_millis(1);
+/// The highest the wake threshold goes (tasks in a deque).
+const MAX_WAKE_BACKLOG: usize = 1024;
+
 /// The set of parked workers.
 pub(crate) struct Sleepers {
     parked: Mutex<Vec<usize>>,
     count: AtomicUsize,
+    /// Workers searching other workers' queues right now.
+    searching: AtomicUsize,
+    /// How many tasks a worker's deque must hold before spilling to it wakes a worker.
+    wake_backlog: AtomicUsize,
     unparkers: Box<[Unparker]>,
 }
 
@@ -31,7 +70,48 @@ impl Sleepers {
         Sleepers {
             parked: Mutex::new(Vec::with_capacity(unparkers.len())),
             count: AtomicUsize::new(0),
+            searching: AtomicUsize::new(0),
+            wake_backlog: AtomicUsize::new(1),
             unparkers,
+        }
+    }
+
+    /// Becomes a searcher if fewer than half the workers (at least one) search already;
+    /// `false` if enough do, and the caller should look once and park.
+    pub(crate) fn begin_search(&self) -> bool {
+        let most = (self.unparkers.len() / 2).max(1);
+        self.searching
+            .fetch_update(Ordering::SeqCst, Ordering::Relaxed, |n| {
+                (n < most).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Stops searching (found work, or about to park: call before [`Sleepers::announce`]).
+    pub(crate) fn end_search(&self) {
+        self.searching.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// How many tasks a worker's deque must hold before its backlog wakes a sleeper; see
+    /// the module documentation.
+    #[inline]
+    pub(crate) fn wake_backlog(&self) -> usize {
+        self.wake_backlog.load(Ordering::Relaxed)
+    }
+
+    /// A worker that was woken ran for `ran` before it ran out of work again: adapts the
+    /// wake threshold (see the module documentation).
+    pub(crate) fn woken_worker_ran(&self, ran: Duration) {
+        let now = self.wake_backlog();
+        let next = if ran < SHORT_RUN {
+            (now * 2).min(MAX_WAKE_BACKLOG)
+        } else if ran > LONG_RUN {
+            (now / 2).max(1)
+        } else {
+            now
+        };
+        if next != now {
+            self.wake_backlog.store(next, Ordering::Relaxed);
         }
     }
 
@@ -57,12 +137,13 @@ impl Sleepers {
         }
     }
 
-    /// Wakes one parked worker, if any. Call after making work visible. `by` is the
-    /// calling worker's counters, which count the wake-up and its time.
+    /// Wakes one parked worker, if any and if no worker is searching (a searcher will
+    /// find the work). Call after making work visible. `by` is the calling worker's
+    /// counters, which count the wake-up and its time.
     #[inline]
     pub(crate) fn notify_one(&self, by: Option<&WorkerStats>) {
         fence(Ordering::SeqCst);
-        if self.count.load(Ordering::Relaxed) == 0 {
+        if self.count.load(Ordering::Relaxed) == 0 || self.searching.load(Ordering::SeqCst) > 0 {
             return;
         }
         self.wake_one(by);

@@ -6,7 +6,8 @@
 //! 1. every 61st pick, its stage's inbox and the shared injector first (so work from other
 //!    threads is never starved by a busy worker); under the stages scheduler, what other
 //!    threads scheduled also joins the back of the private FIFO every 8 picks;
-//! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row);
+//! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row
+//!    while other tasks wait; a chain with nothing behind it just goes on);
 //! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
 //!    scheduled, the stage's inbox for what others did) and its stealable deque, taking
 //!    turns at which comes first so neither starves the other;
@@ -31,8 +32,9 @@
 //!   scheduled them, and other threads' work at most 8 picks late. A token ring still
 //!   skips the queue (it is always empty), and a hub's clients are served in turn:
 //!   chameneos on one thread is within a meeting of the fairest split in every run.
-//! * **Hand-off order**: every fresh hand-off takes the next slot and runs next, as on
-//!   several workers, which keeps a request and its reply hot in the cache. It also lets
+//! * **Hand-off order**: every fresh hand-off takes the next slot and runs next (several
+//!   workers do so only when nothing else waits), which keeps a request and its reply hot
+//!   in the cache. It also lets
 //!   the actor a hub answered last jump the queue, so automatic placement
 //!   ([`crate::auto`]) switches to it (through the stage's flag) only when it sees no hub
 //!   and no spawning.
@@ -76,7 +78,8 @@ const INJECTOR_EVERY: u32 = 61;
 /// Every this many picks, a worker that keeps FIFO order moves what other threads
 /// scheduled to the back of its queue.
 const ABSORB_EVERY: u32 = 8;
-/// Search rounds before parking; round `i` spins `2^i` pauses first.
+/// Search rounds before parking; round `i` spins `2^i` pauses first. Only a searcher
+/// spins (at most half the workers, see [`super::park`]); the others look once and park.
 const SEARCH_ROUNDS: u32 = 10;
 
 thread_local! {
@@ -215,6 +218,8 @@ impl Worker {
         let sched = &self.sched;
         let stats = self.stats();
         let mut since = Instant::now();
+        // When this worker was last woken, until it reports how long it then ran.
+        let mut woken: Option<Instant> = None;
         while !sched.is_shutdown() {
             if let Some(task) = self.next_task() {
                 self.run_turn(task);
@@ -223,7 +228,19 @@ impl Worker {
             let searching = Instant::now();
             bump_by(&stats.running_ns, nanos(searching - since));
             bump(&stats.searches);
-            let found = self.search();
+            let found = if sched.sleepers.begin_search() {
+                let found = self.search();
+                sched.sleepers.end_search();
+                if found.is_some() && !self.queue.is_empty() && self.backlog_wakes() {
+                    // More was there than this worker took: let another worker help (it
+                    // becomes the searcher, if one was asleep).
+                    self.waking(|| sched.sleepers.notify_one(Some(stats)));
+                }
+                found
+            } else {
+                // Enough workers search already: look once, then park.
+                self.stage.take().or_else(|| self.steal())
+            };
             since = Instant::now();
             bump_by(&stats.searching_ns, nanos(since - searching));
             if let Some(task) = found {
@@ -231,10 +248,14 @@ impl Worker {
                 continue;
             }
             bump(&stats.searches_failed);
+            if let Some(woke) = woken.take() {
+                sched.sleepers.woken_worker_ran(searching - woke);
+            }
             if self.park() {
                 let woke = Instant::now();
                 bump_by(&stats.parked_ns, nanos(woke - since));
                 since = woke;
+                woken = Some(woke);
             }
         }
         bump_by(&stats.running_ns, nanos(since.elapsed()));
@@ -333,14 +354,22 @@ impl Worker {
         self.place_elsewhere(task, site, fresh);
     }
 
-    /// A fresh scheduling from this worker: the next slot, unless this is a lone worker
-    /// that automatic placement told to keep plain FIFO order; then the next slot takes a
-    /// task only when nothing else waits (so it is always the oldest task, and a ring's
-    /// hand-off still skips the queue).
+    /// A fresh scheduling from this worker: the next slot if nothing else waits here, else
+    /// the back of the queue: the deque (pool work on several workers, where thieves see
+    /// it), the private FIFO (a lone worker in FIFO order), or, for work pinned to this
+    /// stage and a lone worker in hand-off order, the next slot all the same (its previous
+    /// task spills). So a ring's hand-off skips the queue, and a backlog is served in order.
     #[inline]
     fn hand_off(&self, task: Task, pinned: bool) {
         if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
             self.local.borrow_mut().push_back(task);
+        } else if !pinned && (self.has_next() || !self.queue.is_empty()) {
+            // Behind a backlog, a hand-off queues in order (see the `scheduler` module's
+            // documentation, "How actors reach a thread").
+            self.queue.push(task);
+            if self.backlog_wakes() {
+                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+            }
         } else {
             self.set_next(task, pinned);
         }
@@ -369,8 +398,17 @@ impl Worker {
             self.local.borrow_mut().push_back(task);
         } else {
             self.queue.push(task);
-            self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+            if self.backlog_wakes() {
+                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+            }
         }
+    }
+
+    /// Whether this worker's deque holds enough to wake a sleeper for (see
+    /// [`super::park`], "Waking only when it pays").
+    #[inline]
+    fn backlog_wakes(&self) -> bool {
+        self.queue.len() >= self.sched.sleepers.wake_backlog()
     }
 
     /// Runs `wake`, which may wake another thread. A sampled turn does not count the time
@@ -457,7 +495,7 @@ impl Worker {
             (SchedulerKind::Steal, Some(_)) if self.solo => self.local.borrow_mut().push_back(task),
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
-                if self.queue.len() > 1 || self.has_next() {
+                if (self.queue.len() > 1 || self.has_next()) && self.backlog_wakes() {
                     self.waking(|| sched.sleepers.notify_one(Some(self.stats())));
                 }
             }
@@ -533,6 +571,12 @@ impl Worker {
             let streak = self.streak.get();
             if streak < NEXT_SLOT_STREAK {
                 self.streak.set(streak + 1);
+                return Some(task);
+            }
+            if self.queue.is_empty() && self.local.borrow().is_empty() {
+                // Nothing waits behind the chain: it goes on here, and nobody is woken
+                // for a task this worker would run next anyway.
+                self.streak.set(0);
                 return Some(task);
             }
             self.spill(task, self.next_pinned.get());
