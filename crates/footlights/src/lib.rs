@@ -71,8 +71,9 @@
 //! |---|---|---|
 //! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits |
+//! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
-//! | `cell` | `mailbox`, `task`, `sync` | an actor's state, mailbox, turn, stop and garbage collection; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop and garbage collection; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
 //! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
@@ -92,6 +93,7 @@
 mod actor;
 pub mod auto;
 mod cell;
+mod census;
 pub mod config;
 mod mailbox;
 mod metrics;

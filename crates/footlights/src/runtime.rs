@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport};
+use crate::census::Census;
 use crate::placement::{self, Placement, PlacementMode, Policy};
 use crate::scheduler::{Home, Scheduled, Scheduler, release_after_shutdown};
 
@@ -32,6 +33,8 @@ pub(crate) struct Shared {
     pub(crate) mode: PlacementMode,
     pub(crate) on_panic: PanicHook,
     pub(crate) dead_letters: AtomicU64,
+    /// Every live actor, for the shutdown ([`crate::census`]).
+    pub(crate) census: Census,
 }
 
 impl Env for Arc<Shared> {
@@ -65,11 +68,56 @@ pub(crate) fn spawn<B: Bound>(
         Home::new(target, movable),
         ActorCell::new(actor, Arc::clone(shared)),
     ));
+    let entry = Arc::as_ptr(&node).cast::<()>();
+    // SAFETY: `current_pool_index` names the calling thread's own pool stage, if any. The
+    // node leaves the census when it stops, before it can be freed (or, freed unstopped
+    // after shutdown, when no sweep runs), and `kill_for_shutdown::<B>` is its visit.
+    let seat = unsafe {
+        shared.census.enter(
+            shared.sched.current_pool_index(),
+            entry,
+            kill_for_shutdown::<B>,
+        )
+    };
     // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
     // it yet. It starts scheduled: the task below is that scheduling.
-    unsafe { node.cell().init() };
+    unsafe { node.cell().init(seat) };
     shared.sched.spawned(node.task(), node.home());
     node
+}
+
+/// Asks the actor of `node` to stop after the messages already sent to it.
+pub(crate) fn stop<B: Bound>(node: &Arc<Node<B>>) {
+    if node.cell().request_stop() {
+        // SAFETY: the stop signal's push found the actor idle.
+        unsafe { node.woken(&node.cell().env().sched) };
+    }
+}
+
+/// Stops the actor of `node` before it handles anything more. `true` if this call
+/// killed it (it was neither killed nor stopped already).
+pub(crate) fn kill<B: Bound>(node: &Arc<Node<B>>) -> bool {
+    match node.cell().kill() {
+        Some(woke) => {
+            if woke {
+                // SAFETY: the wake signal's push found the actor idle.
+                unsafe { node.woken(&node.cell().env().sched) };
+            }
+            true
+        }
+        None => false,
+    }
+}
+
+/// The census's visit of an actor at shutdown: kills it.
+///
+/// # Safety
+/// `entry` must be the pointer of a live `Arc<Node<B>>` (what [`spawn`] entered).
+unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
+    // SAFETY: the census keeps the node alive during the visit (the caller's promise);
+    // the `Arc` is borrowed, never dropped, so its count is untouched.
+    let node = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(entry.cast::<Node<B>>()) });
+    kill(&node)
 }
 
 /// Delivers `letter` to the actor of `node` unless it has stopped or its system has shut

@@ -6,6 +6,8 @@
 //! shares ([`crate::runtime`]), and starts the worker threads and the placement
 //! controller. Dropping the `System` shuts it down. See [`crate::scheduler`] for how actors
 //! are run.
+//!
+//! [`System::shutdown`] says how a system shuts down.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,6 +17,7 @@ use std::time::Duration;
 use crate::actor::{Actor, Addr};
 use crate::auto::{self, Auto};
 use crate::cell::PanicReport;
+use crate::census::Census;
 use crate::config::{self, ConfigError, DEFAULT_BATCH, DEFAULT_MAX_DEDICATED};
 use crate::metrics::{Metrics, WorkerMetrics};
 use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind};
@@ -151,6 +154,7 @@ impl Builder {
                 })
             }),
             dead_letters: AtomicU64::new(0),
+            census: Census::new(threads),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -196,6 +200,7 @@ impl Builder {
 /// system.wait_quiescent();
 /// let report = system.shutdown();
 /// assert_eq!(report.pending_messages, 0);
+/// assert_eq!(report.stopped_actors, 1);
 /// # Ok(()) }
 /// ```
 pub struct System {
@@ -208,12 +213,17 @@ pub struct System {
     print_stats: bool,
 }
 
-/// What was left when a system shut down.
+/// What a shutdown did, and what it left undone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShutdownReport {
-    /// Messages sent but never handled.
+    /// Messages sent but never handled: those still queued when their actors were stopped
+    /// (or when the workers stopped).
     pub pending_messages: u64,
-    /// Actors that had not stopped.
+    /// Actors live when the shutdown began that it stopped (their `stopped` hooks ran, if
+    /// they had started), and actors spawned while it ran.
+    pub stopped_actors: u64,
+    /// Actors that had not stopped when the workers stopped: 0, unless a handler's panic
+    /// hook or a `stopped` hook kept spawning actors.
     pub live_actors: u64,
 }
 
@@ -317,13 +327,94 @@ impl System {
         }
     }
 
-    /// Stops the workers after their current turns and reports what was left undone.
-    /// Sends after this fail.
+    /// Stops every live actor now (each handler already running finishes first), running
+    /// their `stopped` hooks, then stops the threads, and reports what was left undone.
+    /// Queued messages are dropped and counted in [`ShutdownReport::pending_messages`].
+    /// Sends after this fail. Dropping the `System` does the same.
+    ///
+    /// The actors are stopped while the workers still run, so that each `stopped` hook
+    /// runs on a worker with a working [`crate::Context`], as any stop's would:
+    ///
+    /// 1. A sweep of every live actor (the system keeps a census of them) kills each, as
+    ///    [`Addr::kill`] does: it stops before it handles anything more.
+    /// 2. The system waits until it is quiescent: every killed actor has stopped. Actors
+    ///    spawned meanwhile (say, by a `stopped` hook) are found by the next sweep; the
+    ///    sweeps end when one finds no actor left to kill.
+    /// 3. The workers, dedicated stages and placement controller stop.
+    ///
+    /// A handler that never returns cannot be stopped (a worker cannot preempt it), so the
+    /// shutdown waits for it. [`System::shutdown_graceful`] lets the actors handle what is
+    /// queued first.
     pub fn shutdown(mut self) -> ShutdownReport {
-        self.stop_workers()
+        self.stop_all(None)
     }
 
-    fn stop_workers(&mut self) -> ShutdownReport {
+    /// Lets the actors handle what is queued first: waits until the system is quiescent
+    /// (every message sent has been handled), for at most `deadline`, then shuts down as
+    /// [`System::shutdown`] does. If the deadline passed first, what was still queued is
+    /// counted in [`ShutdownReport::pending_messages`].
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, System};
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// /// Adds what it is sent to a total it flushes when it stops.
+    /// struct Batcher { sum: u64, flushed: Arc<AtomicU64> }
+    /// impl Actor for Batcher {
+    ///     type Msg = u64;
+    ///     fn handle(&mut self, _: &mut Context<Self>, n: u64) { self.sum += n; }
+    ///     fn stopped(&mut self, _: &mut Context<Self>) {
+    ///         self.flushed.store(self.sum, Ordering::SeqCst);
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let flushed = Arc::new(AtomicU64::new(0));
+    /// let batcher = system.spawn(Batcher { sum: 0, flushed: Arc::clone(&flushed) });
+    /// for n in 1..=100 {
+    ///     batcher.send(n)?;
+    /// }
+    /// let report = system.shutdown_graceful(std::time::Duration::from_secs(60));
+    /// assert_eq!(report.pending_messages, 0, "drained before the deadline");
+    /// assert_eq!(flushed.load(Ordering::SeqCst), 5050, "and the stopped hook ran");
+    /// # Ok(()) }
+    /// ```
+    pub fn shutdown_graceful(mut self, deadline: Duration) -> ShutdownReport {
+        self.stop_all(Some(deadline))
+    }
+
+    /// Drains for at most `drain`, stops every actor, stops the threads, and reports.
+    fn stop_all(&mut self, drain: Option<Duration>) -> ShutdownReport {
+        let dead_before = self.shared.dead_letters.load(Ordering::Acquire);
+        if let Some(deadline) = drain {
+            self.wait_quiescent_timeout(deadline);
+        }
+        let mut stopped = 0;
+        loop {
+            let killed = self.shared.census.sweep();
+            stopped += killed as u64;
+            self.shared.sched.wait_quiescent(None);
+            if killed == 0 {
+                break;
+            }
+        }
+        let live = self.shared.census.live() as u64;
+        self.stop_workers();
+        let m = self.metrics();
+        ShutdownReport {
+            pending_messages: m
+                .messages_sent()
+                .saturating_sub(m.messages_handled() + dead_before),
+            stopped_actors: stopped,
+            live_actors: live,
+        }
+    }
+
+    /// Stops the workers after their current turns, the dedicated stages and the
+    /// placement controller, and drops what the queues still hold.
+    fn stop_workers(&mut self) {
         let dedicated = self.shared.sched.begin_shutdown();
         if let Some(controller) = self.controller.take() {
             controller.thread().unpark();
@@ -333,22 +424,18 @@ impl System {
             // A worker never panics (handlers are caught); if it somehow did, carry on.
             let _ = w.join();
         }
-        let m = self.metrics();
         if self.print_stats {
+            let m = self.metrics();
             eprint!("footlights: {} workers\n{m}", m.workers.len());
         }
         self.shared.sched.drain_queues();
-        ShutdownReport {
-            pending_messages: m.messages_pending(),
-            live_actors: m.live_actors(),
-        }
     }
 }
 
 impl Drop for System {
     fn drop(&mut self) {
         if !self.workers.is_empty() {
-            self.stop_workers();
+            self.stop_all(None);
         }
     }
 }

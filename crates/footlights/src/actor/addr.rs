@@ -85,7 +85,8 @@ impl<A: Actor> Addr<A> {
         }
     }
 
-    /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped.
+    /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped, or
+    /// was asked to stop ([`Addr::stop`], [`Addr::kill`]).
     #[inline]
     pub fn send(&self, msg: A::Msg) -> Result<(), SendError<A::Msg>> {
         runtime::deliver(&self.node, Envelope::Msg(msg)).map_err(|e| match e {
@@ -126,7 +127,68 @@ impl<A: Actor> Addr<A> {
         })
     }
 
-    /// Whether the actor has stopped (a later send will fail).
+    /// Stops the actor gracefully: it handles the messages already sent to it, then stops
+    /// (its `stopped` hook runs). Sends after this call fail and give the message back.
+    /// Does nothing if the actor stops already.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, System};
+    ///
+    /// struct Sum { total: u64, done: Option<footlights::ReplyTo<u64>> }
+    /// impl Actor for Sum {
+    ///     type Msg = u64;
+    ///     fn handle(&mut self, _: &mut Context<Self>, n: u64) { self.total += n; }
+    ///     fn stopped(&mut self, _: &mut Context<Self>) {
+    ///         let _ = self.done.take().map(|d| d.send(self.total));
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let (done, total) = footlights::reply::pair();
+    /// let sum = system.spawn(Sum { total: 0, done: Some(done) });
+    /// for n in 1..=10 {
+    ///     sum.send(n)?;
+    /// }
+    /// sum.stop();
+    /// assert!(sum.send(11).is_err(), "refused after stop");
+    /// assert_eq!(total.wait()?, 55, "the ten messages sent before were handled");
+    /// # Ok(()) }
+    /// ```
+    pub fn stop(&self) {
+        runtime::stop(&self.node);
+    }
+
+    /// Stops the actor at once: it handles no message it has not begun (a handler already
+    /// running finishes; there is no preemption), what is queued is dropped (each dropped
+    /// request cancels its reply), and its `stopped` hook runs if its `started` hook did.
+    /// Sends after this call fail and give the message back. Does nothing if the actor
+    /// has stopped already.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, ReplyTo, System};
+    ///
+    /// struct Echo;
+    /// impl Actor for Echo {
+    ///     type Msg = ReplyTo<()>;
+    ///     fn handle(&mut self, _: &mut Context<Self>, r: ReplyTo<()>) { let _ = r.send(()); }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(2).build()?;
+    /// let echo = system.spawn(Echo);
+    /// echo.kill();
+    /// system.wait_quiescent();
+    /// assert!(echo.is_stopped());
+    /// assert!(echo.ask(|r| r).is_err(), "a killed actor takes nothing more");
+    /// # Ok(()) }
+    /// ```
+    pub fn kill(&self) {
+        runtime::kill(&self.node);
+    }
+
+    /// Whether the actor has stopped for good. (An actor asked to stop or killed refuses
+    /// sends at once, and has stopped once its turn has seen it.)
     pub fn is_stopped(&self) -> bool {
         self.node.cell().is_stopped()
     }

@@ -21,7 +21,8 @@ pub use context::Context;
 ///
 /// The runtime calls the methods of one actor from one thread at a time, never
 /// concurrently, in this order: [`Actor::started`] once, [`Actor::handle`] once per message
-/// in arrival order (FIFO per sender), then [`Actor::stopped`] once.
+/// in arrival order (FIFO per sender), then [`Actor::stopped`] once (every actor that
+/// started stops, at the latest when its system shuts down).
 ///
 /// ```
 /// use footlights::{Actor, Context, System};
@@ -62,9 +63,11 @@ pub trait Actor: Sized + Send + 'static {
         let _ = ctx;
     }
 
-    /// Runs once when the actor stops: it called [`Context::stop`], a handler panicked, or
-    /// it was garbage-collected (no address left and nothing to do). Sends to other actors
-    /// still work here; the actor itself receives nothing more.
+    /// Runs once when the actor stops: it called [`Context::stop`], a handler panicked, it
+    /// was stopped or killed ([`Addr::stop`], [`Addr::kill`]), its system shut down, or
+    /// it was garbage-collected (no address left and nothing to do). It runs only if
+    /// [`Actor::started`] ran: an actor killed before its first turn runs neither. Sends
+    /// to other actors still work here; the actor itself receives nothing more.
     fn stopped(&mut self, ctx: &mut Context<Self>) {
         let _ = ctx;
     }

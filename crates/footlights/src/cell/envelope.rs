@@ -13,13 +13,13 @@
 //!
 //! # Where what comes next goes
 //!
-//! * **System signals** (links and monitors, kill, graceful stop) are new [`Signal`]
-//!   variants, handled in the turn's signal arm ([`super::turn`]). A *down* notification
-//!   from a linked or monitored actor is pushed like any message. A *graceful stop* is a
-//!   signal queued behind the messages already sent, so the turn reaches it after them.
-//!   A *kill* must not wait behind the queue: it is a flag the turn reads once when it
-//!   begins (never per message), plus a signal pushed to wake an idle actor; the flag makes
-//!   the woken turn stop before handling anything.
+//! * **System signals** are [`Signal`] variants, handled in the turn's signal arm
+//!   ([`super::turn`]). A *graceful stop* ([`Signal::Stop`]) is queued behind the
+//!   messages already sent, so the turn reaches it after them. A *kill* must not wait
+//!   behind the queue: it is a flag the turn reads when it begins and between envelopes
+//!   ([`super::lifecycle`]), plus a [`Signal::Wake`] pushed to wake an idle actor; the
+//!   flag makes the woken turn stop before handling anything. A *down* notification from
+//!   a linked or monitored actor is pushed like any message.
 //! * **Timers** are a system service with its own thread (a wheel or a heap); when a timer
 //!   fires, the service delivers its message through the actor's address from outside the
 //!   runtime, like any other thread, so the mailbox orders it with everything else.
@@ -52,6 +52,11 @@ pub(crate) enum Signal {
     /// The last address was dropped, making this generation of the address count (see
     /// [`super::addresses`]).
     Collect(u32),
+    /// Stop here: every message sent before [`crate::Addr::stop`] has been handled.
+    Stop,
+    /// Look at the lifecycle flags ([`super::lifecycle`]): pushed after setting one, to
+    /// wake an idle actor.
+    Wake,
 }
 
 impl<M, C> Envelope<M, C> {

@@ -12,16 +12,20 @@
 //!
 //! # The life of an actor
 //!
-//! * **Spawned** scheduled: its first turn runs `started`.
+//! * **Spawned** scheduled, and entered in its system's census ([`crate::census`]): its
+//!   first turn runs `started`.
 //! * **Delivering** ([`ActorCell::deliver`]): a push onto the mailbox, which tells the sender
 //!   whether the actor was idle (the sender then schedules it) or closed (the message comes
-//!   back). A stopped actor refuses before pushing.
+//!   back). An actor that stops, or has stopped, refuses before pushing ([`lifecycle`]).
 //! * **Turns** ([`turn`]): `started` once, then up to a batch of envelopes.
 //! * **Garbage collection** ([`addresses`]): the last address dropped sends a signal
 //!   through the mailbox, and the actor stops if, when its turn reaches the signal, no
 //!   address has existed since.
-//! * **Stopping** ([`stop`]): marked stopped, `stopped` hook, state and queued messages
-//!   dropped, and the mailbox closed, so no message can wait in it for good.
+//! * **Stopped from outside** ([`lifecycle`]): gracefully, by a signal queued behind the
+//!   messages already sent, or at once, by a flag its turns test (a kill).
+//! * **Stopping** ([`stop`]): marked stopped, out of the census, `stopped` hook (if
+//!   `started` ran), state and queued messages dropped, and the mailbox closed, so no
+//!   message can wait in it for good.
 //!
 //! What travels in the mailbox, and where the kinds of envelope still to come (system
 //! signals, timers, futures) go: [`envelope`].
@@ -29,36 +33,37 @@
 pub(crate) mod addresses;
 pub(crate) mod behaviour;
 pub(crate) mod envelope;
+pub(crate) mod lifecycle;
 pub(crate) mod stop;
 pub(crate) mod turn;
 
 use std::cell::UnsafeCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
+use crate::census::{Census, Seat};
 use crate::mailbox::{Mailbox, Push};
 use crate::task::{Run, Schedule, TurnReport};
 use addresses::Addresses;
 pub(crate) use behaviour::{Behaviour, Env, Turn};
 pub(crate) use envelope::{Envelope, Signal};
+use lifecycle::{KILLED, Life, Phase, STOPPED, STOPPING};
 pub use stop::PanicReport;
 
 /// What the mailbox of a cell running `B` carries.
 pub(crate) type Letter<B> = Envelope<<B as Behaviour>::Msg, <B as Behaviour>::Call>;
 
-/// The actor's state, touched only inside its turns.
-struct State<B> {
-    actor: Option<B>,
-    started: bool,
-}
-
 /// An actor's cell: shared by its addresses, its run-queue entries and its turn.
 pub(crate) struct ActorCell<B: Behaviour> {
     mailbox: Mailbox<Letter<B>>,
     addresses: Addresses,
-    stopped: AtomicBool,
+    /// The flags other threads set to stop it ([`lifecycle`]).
+    life: Life,
     handled: AtomicU64,
-    state: UnsafeCell<State<B>>,
+    /// The actor's state, touched only inside its turns.
+    state: UnsafeCell<Phase<B>>,
+    /// Where it sits in its system's census: a `Seat`'s slot, written once by `init`.
+    seat: AtomicPtr<()>,
     env: B::Env,
 }
 
@@ -77,24 +82,29 @@ impl<B: Behaviour> ActorCell<B> {
         ActorCell {
             mailbox: Mailbox::new(),
             addresses: Addresses::new(),
-            stopped: AtomicBool::new(false),
+            life: Life::new(),
             handled: AtomicU64::new(0),
-            state: UnsafeCell::new(State {
-                actor: Some(actor),
-                started: false,
-            }),
+            state: UnsafeCell::new(Phase::Unstarted(actor)),
+            seat: AtomicPtr::new(std::ptr::null_mut()),
             env,
         }
     }
 
-    /// Readies the mailbox. The actor starts scheduled: its first turn runs `started`.
+    /// Readies the mailbox, and notes the census seat `seat` of the actor's node. The
+    /// actor starts scheduled: its first turn runs `started`.
     ///
     /// # Safety
     /// Call exactly once, after the cell has reached the address it keeps for life and
     /// before it is shared.
-    pub(crate) unsafe fn init(&self) {
+    pub(crate) unsafe fn init(&self, seat: Seat) {
         // SAFETY: the caller's guarantee is the mailbox's.
         unsafe { self.mailbox.init(false) };
+        self.seat.store(seat.as_ptr().cast_mut(), Ordering::Relaxed);
+    }
+
+    /// The census seat noted by [`ActorCell::init`].
+    fn seat(&self) -> Seat {
+        Seat::from_ptr(self.seat.load(Ordering::Relaxed))
     }
 
     /// What the cell keeps of its system.
@@ -109,14 +119,48 @@ impl<B: Behaviour> ActorCell<B> {
     /// closed).
     #[inline]
     pub(crate) fn deliver(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
-        if self.stopped.load(Ordering::Acquire) {
+        if self.life.refuses() {
             return Err(letter);
         }
+        self.push(letter)
+    }
+
+    /// Pushes `letter` whatever the lifecycle flags say; as [`ActorCell::deliver`].
+    #[inline]
+    fn push(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
         match self.mailbox.push(letter) {
             Push::Queued => Ok(false),
             Push::Woke => Ok(true),
             Push::Closed => Err(self.take_back()),
         }
+    }
+
+    /// Pushes a signal whatever the lifecycle flags say. `true` if it woke the actor: the
+    /// caller must schedule it, as for [`ActorCell::deliver`]. A signal to a stopped actor
+    /// is dropped.
+    fn push_signal(&self, signal: Signal) -> bool {
+        self.push(Envelope::Signal(signal)).unwrap_or(false)
+    }
+
+    /// Asks the actor to stop after the messages already sent ([`crate::Addr::stop`]):
+    /// refuses later sends and queues a `Stop` signal. `true` if the signal woke the actor
+    /// (the caller must schedule it). Does nothing if it stops already.
+    pub(crate) fn request_stop(&self) -> bool {
+        if self.life.set(STOPPING) & (STOPPING | KILLED | STOPPED) != 0 {
+            return false;
+        }
+        self.push_signal(Signal::Stop)
+    }
+
+    /// Stops the actor before it handles anything more ([`crate::Addr::kill`]): refuses
+    /// later sends, sets the flag its turns test, and pushes a `Wake` signal to wake it if
+    /// it is idle. `Some(woke)` if this call killed it (`woke`: the caller must schedule
+    /// it); `None` if it was killed, or stopped, already.
+    pub(crate) fn kill(&self) -> Option<bool> {
+        if self.life.set(KILLED) & (KILLED | STOPPED) != 0 {
+            return None;
+        }
+        Some(self.push_signal(Signal::Wake))
     }
 
     /// After a push found the mailbox closed: takes the pushed letter back, and drops
@@ -144,20 +188,10 @@ impl<B: Behaviour> ActorCell<B> {
         let Some(generation) = self.addresses.release() else {
             return false;
         };
-        if self.stopped.load(Ordering::Acquire) {
+        if self.life.has(STOPPED) {
             return false;
         }
-        match self
-            .mailbox
-            .push(Envelope::Signal(Signal::Collect(generation)))
-        {
-            Push::Woke => true,
-            Push::Queued => false,
-            Push::Closed => {
-                drop(self.take_back());
-                false
-            }
-        }
+        self.push_signal(Signal::Collect(generation))
     }
 
     /// Counts `n` messages dropped unhandled.
@@ -167,9 +201,9 @@ impl<B: Behaviour> ActorCell<B> {
         }
     }
 
-    /// Whether the actor has stopped (later sends fail).
+    /// Whether the actor has stopped for good.
     pub(crate) fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Acquire)
+        self.life.has(STOPPED)
     }
 
     /// Messages handled so far.
@@ -195,12 +229,16 @@ impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
     }
 
     fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Acquire)
+        self.life.has(STOPPED)
     }
 }
 
 impl<B: Behaviour> Drop for ActorCell<B> {
     fn drop(&mut self) {
+        if !self.life.has(STOPPED) {
+            // Freed after its system shut down, without having stopped: no sweep can run.
+            Census::vacate(self.seat());
+        }
         // Messages queued at shutdown (a stopped actor's mailbox is empty and closed).
         let mut dead = 0;
         // SAFETY: `&mut self`: no producer or consumer is left.

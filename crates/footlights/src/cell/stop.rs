@@ -6,8 +6,10 @@
 //! by the stop:
 //!
 //! 1. The actor is marked stopped: later sends fail before they push, and give the
-//!    message back.
-//! 2. Its `stopped` hook runs (a panic there is reported too), and its state is dropped.
+//!    message back. It leaves its system's census ([`crate::census`]), waiting for a
+//!    shutdown's sweep if one is visiting it right now.
+//! 2. Its `stopped` hook runs if its `started` hook ran (a panic there is reported too),
+//!    and its state is dropped.
 //! 3. Its mailbox is closed ([`crate::mailbox::Mailbox::close`]): what is queued is dropped
 //!    and counted as dead letters, and the mailbox is marked closed. A send that checked
 //!    the mark just before step 1 and pushes afterwards finds the mailbox closed and takes
@@ -23,9 +25,10 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
+use super::lifecycle::{Phase, STOPPED};
 use super::{ActorCell, Behaviour, Env, Turn};
+use crate::census::Census;
 
 /// What the panic hook is told when a handler panics.
 #[derive(Clone, Debug)]
@@ -43,19 +46,29 @@ impl<B: Behaviour> ActorCell<B> {
     /// Stops the actor; see the module documentation. Runs on the worker that ran its last
     /// turn, which is still the mailbox's only consumer.
     pub(super) fn stop_now(&self, me: &Arc<B::Node>) {
-        self.stopped.store(true, Ordering::Release);
+        self.life.set(STOPPED);
+        Census::leave(self.seat(), Arc::as_ptr(me).cast());
         // SAFETY: the caller ran the actor's last turn and holds its scheduling right, so
         // no other reference to the state exists.
         let state = unsafe { &mut *self.state.get() };
-        if let Some(mut actor) = state.actor.take() {
-            let mut turn = Turn { me, stopping: true };
-            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-                actor.stopped(&mut turn);
-                drop(actor);
-            }));
-            if let Err(payload) = outcome {
-                self.report_panic(&*payload, "stopped");
+        match std::mem::replace(state, Phase::Gone) {
+            Phase::Running(mut actor) => {
+                let mut turn = Turn { me, stopping: true };
+                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                    actor.stopped(&mut turn);
+                    drop(actor);
+                }));
+                if let Err(payload) = outcome {
+                    self.report_panic(&*payload, "stopped");
+                }
             }
+            Phase::Unstarted(actor) => {
+                // Stopped before its first turn: neither hook runs.
+                if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(actor))) {
+                    self.report_panic(&*payload, "stopped");
+                }
+            }
+            Phase::Gone => {}
         }
         let mut dead = 0;
         // SAFETY: the only consumer, as above; closing gives that role up.

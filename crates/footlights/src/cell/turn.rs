@@ -7,9 +7,12 @@
 //! to the handler, a continuation runs with the actor's state, a signal is the runtime's
 //! (see [`super::envelope`]). The turn ends, whichever applies first, with:
 //!
-//! 1. [`TurnEnd::Stop`]: a hook panicked, asked to stop ([`crate::Context::stop`]), or a
-//!    collect signal found the actor unreachable. Asking to stop in `started` stops the
-//!    actor before its first envelope.
+//! 1. [`TurnEnd::Stop`]: a hook panicked, asked to stop ([`crate::Context::stop`]), a
+//!    collect signal found the actor unreachable, a stop signal was reached
+//!    ([`crate::Addr::stop`]), or the actor was killed ([`crate::Addr::kill`]). Asking to
+//!    stop in `started` stops the actor before its first envelope; a kill is seen when the
+//!    turn begins and, if it has a second envelope to take, before each one after the
+//!    first ([`super::lifecycle`]), so no message is handled once the kill is seen.
 //! 2. [`TurnEnd::Yield`]: the batch was used up; the actor may have more to do.
 //! 3. [`TurnEnd::Empty`]: the mailbox looked empty.
 //!
@@ -25,6 +28,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::lifecycle::Phase;
 use super::{ActorCell, Behaviour, Envelope, Signal, Turn};
 use crate::task::{Schedule, TurnEnd, TurnReport};
 
@@ -33,7 +37,7 @@ impl<B: Behaviour> ActorCell<B> {
     #[inline]
     pub(super) fn run_turn<S: Schedule>(&self, me: &Arc<B::Node>, worker: &S) -> TurnReport {
         debug_assert!(
-            !self.stopped.load(Ordering::Relaxed),
+            !self.is_stopped(),
             "a stopped actor is never scheduled again"
         );
         // SAFETY: the caller holds the actor's single scheduling right (see the `Sync`
@@ -47,14 +51,17 @@ impl<B: Behaviour> ActorCell<B> {
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            let actor = state.actor.as_mut().expect("a running actor has its state");
-            if !state.started {
-                state.started = true;
-                actor.started(&mut turn);
-                if turn.stopping {
-                    return TurnEnd::Stop;
-                }
+            if self.life.needs_attention() {
+                // Killed: nothing more is handled.
+                return TurnEnd::Stop;
             }
+            let actor = match state {
+                Phase::Running(actor) => actor,
+                _ => match self.start(state, &mut turn) {
+                    Ok(actor) => actor,
+                    Err(end) => return end,
+                },
+            };
             // SAFETY (both pops): the only consumer, as above.
             let mut next = unsafe { self.mailbox.pop() };
             while let Some(envelope) = next.take() {
@@ -80,6 +87,11 @@ impl<B: Behaviour> ActorCell<B> {
                 next = unsafe { self.mailbox.pop() };
                 if next.is_some() {
                     worker.turn_goes_on();
+                    if self.life.needs_attention() {
+                        // Killed while the turn ran: the envelope taken is not handled.
+                        self.count_dead_letters(next.take().map_or(0, |e| e.counts()));
+                        return TurnEnd::Stop;
+                    }
                 }
             }
             TurnEnd::Empty
@@ -98,12 +110,43 @@ impl<B: Behaviour> ActorCell<B> {
         TurnReport { end, handled }
     }
 
+    /// The first turn: runs `started` and makes the actor running. `Err` if the turn must
+    /// end there (the hook asked to stop, or the actor was killed meanwhile).
+    #[inline]
+    fn start<'s>(
+        &self,
+        state: &'s mut Phase<B>,
+        turn: &mut Turn<'_, B::Node>,
+    ) -> Result<&'s mut B, TurnEnd> {
+        let actor = match std::mem::replace(state, Phase::Gone) {
+            Phase::Unstarted(actor) | Phase::Running(actor) => actor,
+            Phase::Gone => unreachable!("a running actor has its state"),
+        };
+        *state = Phase::Running(actor);
+        let Phase::Running(actor) = state else {
+            unreachable!("just set")
+        };
+        actor.started(turn);
+        if turn.stopping || self.life.needs_attention() {
+            return Err(TurnEnd::Stop);
+        }
+        Ok(actor)
+    }
+
     /// Acts on a signal from the runtime.
     fn signal(&self, signal: Signal, turn: &mut Turn<'_, B::Node>) {
         match signal {
             Signal::Collect(generation) => {
                 if self.addresses.unreachable_since(generation) {
                     // Nobody can reach the actor any more.
+                    turn.stopping = true;
+                }
+            }
+            // The messages sent before `Addr::stop` have been handled.
+            Signal::Stop => turn.stopping = true,
+            // Pushed after a flag was set (a kill): act on it.
+            Signal::Wake => {
+                if self.life.needs_attention() {
                     turn.stopping = true;
                 }
             }

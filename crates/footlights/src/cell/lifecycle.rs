@@ -1,0 +1,80 @@
+//! An actor's lifecycle: the phase of its state, and the word through which other
+//! threads stop it.
+//!
+//! # Two halves
+//!
+//! What only the actor's own turn touches is its [`Phase`]: not started yet, running, or
+//! gone. The turn matches on it once (where it used to test a `started` flag and unwrap
+//! the state), so a running actor pays one predictable branch, and the stop knows whether
+//! `started` ran: an actor runs `stopped` only if it ran `started`.
+//!
+//! What other threads write is the [`Life`] word, one atomic of flags:
+//!
+//! * `STOPPING`: [`crate::Addr::stop`] was called. Later sends are refused (the message
+//!   comes back to its sender); a `Stop` signal queued behind the messages sent before
+//!   stops the actor when its turn reaches it.
+//! * `KILLED`: [`crate::Addr::kill`] was called, or the system is shutting down. Later
+//!   sends are refused, and the actor stops before it handles anything more: a turn tests
+//!   the flag once when it begins and, only when it has a second envelope to take, between
+//!   envelopes; a `Wake` signal pushed after setting the flag wakes an idle actor (the push
+//!   orders the flag before the turn that pops it).
+//! * `STOPPED`: the actor has stopped for good.
+//!
+//! A send reads the word once, where it used to read a `stopped` flag; a turn reads it
+//! once more. So an actor nobody stops costs what it cost before: one load on each path.
+
+use crate::sync::{AtomicU32, Ordering};
+
+/// A graceful stop was asked for: sends are refused, and a `Stop` signal is queued.
+pub(crate) const STOPPING: u32 = 1;
+/// The actor must stop before it handles anything more; sends are refused.
+pub(crate) const KILLED: u32 = 2;
+/// The actor has stopped for good.
+pub(crate) const STOPPED: u32 = 4;
+
+/// The flags that refuse a send.
+const REFUSES: u32 = STOPPING | KILLED | STOPPED;
+/// The flags a turn must act on before it takes an envelope.
+const ATTEND: u32 = KILLED;
+
+/// The flags other threads set on an actor; see the module documentation.
+pub(crate) struct Life(AtomicU32);
+
+impl Life {
+    /// A live actor's word: no flag set.
+    pub(crate) fn new() -> Life {
+        Life(AtomicU32::new(0))
+    }
+
+    /// Whether sends are refused (the actor stops, or has stopped).
+    #[inline]
+    pub(crate) fn refuses(&self) -> bool {
+        self.0.load(Ordering::Acquire) & REFUSES != 0
+    }
+
+    /// Whether a turn must act on a flag before it takes an envelope.
+    #[inline]
+    pub(crate) fn needs_attention(&self) -> bool {
+        self.0.load(Ordering::Relaxed) & ATTEND != 0
+    }
+
+    /// Sets `flags`; returns the flags set before.
+    pub(crate) fn set(&self, flags: u32) -> u32 {
+        self.0.fetch_or(flags, Ordering::AcqRel)
+    }
+
+    /// Whether every flag of `flags` is set.
+    pub(crate) fn has(&self, flags: u32) -> bool {
+        self.0.load(Ordering::Acquire) & flags == flags
+    }
+}
+
+/// The actor's state, as only its own turns see it.
+pub(crate) enum Phase<B> {
+    /// Spawned; `started` has not run yet.
+    Unstarted(B),
+    /// `started` has run: messages go to the handler, and `stopped` runs at the end.
+    Running(B),
+    /// Stopped: the state is gone.
+    Gone,
+}
