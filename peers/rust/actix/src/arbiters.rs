@@ -1,33 +1,39 @@
-//! The arbiters the actors run on, and where each new actor goes.
+//! The arbiters the actors run on, and how a benchmark picks one.
 //!
 //! actix runs an actor on one arbiter (a thread with a single-threaded tokio event loop)
-//! for its whole life; there is no work stealing. To use `k` threads an actix program
-//! starts `k` arbiters and decides where each actor lives. This suite does what an actix
-//! program spreading load evenly does: [`start_pool`] starts `ACTIX_THREADS` arbiters
-//! with `Arbiter::new()` (default: the number of CPUs this process may run on, which
-//! follows its CPU affinity), and [`start`] places each new actor, wherever it is created
-//! from, on the next arbiter in round-robin order with `Actor::start_in_arbiter`. The
-//! pool is process-wide, so that actors creating actors (the tree benchmarks, mixed's
-//! rings) place them the same way main does.
+//! for its whole life; there is no work stealing, and a message to an actor on another
+//! arbiter wakes that arbiter's thread. actix programs therefore start an actor on the
+//! arbiter it belongs to: by default the current one (`Actor::create`/`Actor::start`, as
+//! actix's own ring example does), and on another arbiter only work that is independent of
+//! the rest (`Actor::start_in_arbiter`).
+//!
+//! To use `k` threads, [`start_pool`] makes `k` arbiters: the actix `System`'s own arbiter
+//! on the main thread, where the benchmark's code runs and where `Actor::create` puts
+//! actors, and `k - 1` more started with `Arbiter::try_new()`. `k` is `ACTIX_THREADS`
+//! (default: the number of CPUs this process may run on, which follows its CPU affinity).
+//! Each benchmark decides which of its actors are independent enough to go elsewhere and
+//! sends them to arbiter `i mod k` with [`start_on`] (or the next one, [`start_next`]);
+//! everything else stays where it is created.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use actix::{Actor, Addr, Arbiter, ArbiterHandle, Context};
+use actix::{Actor, Addr, Arbiter, ArbiterHandle, Context, System};
 
 /// The environment variable that sets the number of arbiters.
 pub const THREADS_VAR: &str = "ACTIX_THREADS";
 
-/// The started arbiters and the round-robin cursor.
+/// The arbiters: the system arbiter first, then the ones started for the run.
 struct Pool {
-    _arbiters: Vec<Arbiter>,
+    _started: Vec<Arbiter>,
     handles: Vec<ArbiterHandle>,
+    /// The next arbiter of [`start_next`].
     next: AtomicUsize,
 }
 
 static POOL: OnceLock<Pool> = OnceLock::new();
 
-/// The number of arbiters to start: `ACTIX_THREADS`, or the available parallelism.
+/// The number of arbiters to use: `ACTIX_THREADS`, or the available parallelism.
 pub fn configured_threads() -> Result<usize, String> {
     match std::env::var(THREADS_VAR) {
         Ok(value) => match value.parse::<usize>() {
@@ -41,14 +47,17 @@ pub fn configured_threads() -> Result<usize, String> {
     }
 }
 
-/// Starts `threads` arbiters; call once, inside the running actix `System`.
+/// Makes the pool of `threads` arbiters: the running `System`'s arbiter and `threads - 1`
+/// new ones. Call once, inside the running actix `System`.
 pub fn start_pool(threads: usize) -> Result<(), String> {
-    let arbiters: Vec<Arbiter> = (0..threads)
+    let started: Vec<Arbiter> = (1..threads)
         .map(|i| Arbiter::try_new().map_err(|e| format!("cannot start arbiter {i}: {e}")))
         .collect::<Result<_, _>>()?;
-    let handles = arbiters.iter().map(Arbiter::handle).collect();
+    let handles = std::iter::once(System::current().arbiter().clone())
+        .chain(started.iter().map(Arbiter::handle))
+        .collect();
     POOL.set(Pool {
-        _arbiters: arbiters,
+        _started: started,
         handles,
         next: AtomicUsize::new(0),
     })
@@ -60,15 +69,25 @@ pub fn count() -> usize {
     pool().handles.len()
 }
 
-/// Starts the actor that `make` builds on the next arbiter, returning its address.
-pub fn start<A, F>(make: F) -> Addr<A>
+/// Starts the actor that `make` builds on arbiter `i mod count()` (arbiter 0 is the
+/// system's, on the main thread), returning its address.
+pub fn start_on<A, F>(i: usize, make: F) -> Addr<A>
 where
     A: Actor<Context = Context<A>>,
     F: FnOnce(&mut Context<A>) -> A + Send + 'static,
 {
     let pool = pool();
-    let i = pool.next.fetch_add(1, Ordering::Relaxed) % pool.handles.len();
-    A::start_in_arbiter(&pool.handles[i], make)
+    A::start_in_arbiter(&pool.handles[i % pool.handles.len()], make)
+}
+
+/// Starts the actor that `make` builds on the next arbiter in round-robin order (for
+/// work spread from wherever it is created, like the top of the tree benchmarks).
+pub fn start_next<A, F>(make: F) -> Addr<A>
+where
+    A: Actor<Context = Context<A>>,
+    F: FnOnce(&mut Context<A>) -> A + Send + 'static,
+{
+    start_on(pool().next.fetch_add(1, Ordering::Relaxed), make)
 }
 
 fn pool() -> &'static Pool {

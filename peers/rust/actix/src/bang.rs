@@ -1,7 +1,9 @@
 //! bang on actix: many senders flood one receiver.
 //!
 //! The receiver (holding the channel for the answer) and every sender are actix actors,
-//! placed round-robin over the arbiters. Once all are started, main `do_send`s each
+//! all on main's arbiter: every message goes to the one receiver, and senders on other
+//! arbiters only made each send a cross-thread wake-up of the receiver's arbiter (measured
+//! slower at two arbiters, peers/README.md). Once all are started, main `do_send`s each
 //! sender `Start`; a sender then sends the receiver `messages` `Hit`s and one `Done`, and
 //! stops. A mailbox is FIFO per sender, so a sender's `Done` arrives after all its hits.
 //! The receiver counts hits, and when every sender is done it sends its count to main.
@@ -9,8 +11,6 @@
 use actix::prelude::*;
 use suite_contract::Outcome;
 use tokio::sync::oneshot;
-
-use crate::arbiters;
 
 /// The receiver.
 struct Receiver {
@@ -85,15 +85,16 @@ impl Handler<Start> for Sender {
 /// `senders` senders each send `messages` messages; the check is the receiver's count.
 pub async fn run(senders: u64, messages: u64) -> Result<Outcome, String> {
     let (answer, hits) = oneshot::channel();
-    let receiver = arbiters::start(move |_| Receiver {
+    let receiver = Receiver {
         hits: 0,
         senders_left: senders,
         answer: Some(answer),
-    });
+    }
+    .start();
     let all: Vec<Addr<Sender>> = (0..senders)
         .map(|_| {
             let receiver = receiver.clone();
-            arbiters::start(move |_| Sender { messages, receiver })
+            Sender { messages, receiver }.start()
         })
         .collect();
     for sender in &all {

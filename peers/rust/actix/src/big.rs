@@ -1,7 +1,10 @@
 //! big on actix: workers ping random neighbours and wait for each pong.
 //!
-//! Every worker is an actix actor, placed round-robin over the arbiters. Main starts the
-//! sink (holding the channel for the answer) and the workers, `do_send`s each worker its
+//! Every worker is an actix actor. Neighbourhoods are independent of each other, and the
+//! members of one ping each other all the time, so neighbourhood `h` lives on arbiter
+//! `h mod k` (at the quick parameters, one neighbourhood of 500: all on main's arbiter).
+//! Main starts the sink (holding the channel for the answer, on main's arbiter) and the
+//! workers, `do_send`s each worker its
 //! neighbourhood (an `Arc` of the `Addr`s of its `hood` workers, shared by the
 //! neighbourhood, and its own position in it), and only then `Start`: a mailbox is FIFO
 //! per sender, so no ping can reach a worker before it knows its neighbours. A worker
@@ -147,15 +150,16 @@ impl Handler<Done> for Sink {
 /// the check is the total the sink gathered.
 pub async fn run(workers: u64, pings: u64, hood: u64) -> Result<Outcome, String> {
     let (answer, total) = oneshot::channel();
-    let sink = arbiters::start(move |_| Sink {
+    let sink = Sink {
         waiting_for: workers,
         pongs: 0,
         answer: Some(answer),
-    });
+    }
+    .start();
     let all: Vec<Addr<Worker>> = (0..workers)
         .map(|index| {
             let sink = sink.clone();
-            arbiters::start(move |_| Worker {
+            arbiters::start_on((index / hood) as usize, move |_| Worker {
                 hood: Arc::new([]),
                 me: 0,
                 rng: SplitMix64::new(index),

@@ -1,7 +1,9 @@
 //! chameneos on actix: creatures meet in pairs at one meeting-place actor.
 //!
-//! The meeting place and every creature are actix actors, placed round-robin over the
-//! arbiters. A creature `do_send`s the place `Meet` with its id, colour and own `Addr`,
+//! The meeting place and every creature are actix actors, all on main's arbiter: every
+//! meeting goes through the one place, so creatures on other arbiters only add a
+//! cross-thread hop to each request and confirmation (at two arbiters as fast, for twice
+//! the CPU time, peers/README.md). A creature `do_send`s the place `Meet` with its id, colour and own `Addr`,
 //! and asks again only once its meeting is confirmed. The place keeps at most one waiting
 //! creature: the next request pairs with it, both get `Met` with the partner's id and the
 //! complementary colour, and the place counts the meeting. Every creature has at most one
@@ -18,8 +20,6 @@ use peer_kernels::tally::Tally;
 use actix::prelude::*;
 use suite_contract::Outcome;
 use tokio::sync::mpsc;
-
-use crate::arbiters;
 
 /// A creature's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,23 +175,25 @@ impl Handler<Stop> for Creature {
 /// creatures' own counts, printed with the counts.
 pub async fn run(creatures: u64, meetings: u64) -> Result<Outcome, String> {
     let creatures = creatures as usize;
-    let place = arbiters::start(move |_| Place {
+    let place = Place {
         meetings_left: meetings,
         waiting: None,
-    });
+    }
+    .start();
     let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
     let herd: Vec<Addr<Creature>> = (0..creatures)
         .map(|id| {
             let place = place.clone();
             let reports = reports_tx.clone();
-            arbiters::start(move |_| Creature {
+            Creature {
                 id,
                 colour: [Colour::Blue, Colour::Red, Colour::Yellow][id % 3],
                 meetings: 0,
                 met_itself: 0,
                 place,
                 reports,
-            })
+            }
+            .start()
         })
         .collect();
     drop(reports_tx);

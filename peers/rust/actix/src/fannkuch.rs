@@ -2,9 +2,8 @@
 //! combines their partial results.
 //!
 //! The `n!` permutations are cut into ranges (`peer_kernels::fannkuch::task_ranges`).
-//! Main starts the collector (holding the ranges and the channel for the answer) and as
-//! many workers as there are arbiters; placement is round-robin, so each arbiter gets one
-//! worker. Main `do_send`s the collector a `Hire` for each worker, and the collector gives
+//! Main starts the collector (holding the ranges and the channel for the answer) on its
+//! own arbiter, and one worker on each arbiter (the ranges are independent work). Main `do_send`s the collector a `Hire` for each worker, and the collector gives
 //! each one range. A worker runs its range inside its handler (the CPU-bound part, in
 //! parallel on the arbiters' threads) and sends back `Done` with its partial checksum and
 //! maximum and its own `Addr`; the collector combines it and gives that worker the next
@@ -122,16 +121,17 @@ impl Handler<Retire> for Worker {
 pub async fn run(n: u64) -> Result<Outcome, String> {
     let n = n as usize;
     let (answer, total) = oneshot::channel();
-    let collector = arbiters::start(move |_| Collector {
+    let collector = Collector {
         ranges: task_ranges(n).into(),
         out: 0,
         total: Partial::default(),
         answer: Some(answer),
-    });
+    }
+    .start();
     let workers: Vec<Addr<Worker>> = (0..arbiters::count())
-        .map(|_| {
+        .map(|i| {
             let collector = collector.clone();
-            arbiters::start(move |_| Worker { n, collector })
+            arbiters::start_on(i, move |_| Worker { n, collector })
         })
         .collect();
     for worker in &workers {

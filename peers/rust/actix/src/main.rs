@@ -4,10 +4,13 @@
 //! (see `suite_contract`). An actix actor lives for good on one arbiter, a thread with its
 //! own single-threaded event loop, and actix does not move actors between arbiters. The
 //! thread count is therefore the number of arbiters, taken from `ACTIX_THREADS` (default:
-//! the CPUs this process may run on); `arbiters.rs` starts that many with `Arbiter::new()`
-//! inside the actix `System` and places every actor on the next one in turn with
-//! `Actor::start_in_arbiter`. The main thread runs the `System` and only waits for the
-//! answer. Each benchmark is one module, written the way actix's users write actors:
+//! the CPUs this process may run on): the `System`'s own arbiter on the main thread, where
+//! each benchmark's code runs, and `arbiters.rs` starts the rest with `Arbiter::try_new()`.
+//! Actors start where they belong, as actix programs place them: on the current arbiter
+//! (`Actor::start`) unless they are work independent of the rest, which goes to another
+//! arbiter with `Actor::start_in_arbiter` (fannkuch's workers, big's neighbourhoods,
+//! mixed's rings, the top of the trees, counting's producer); each module says where its
+//! actors run and why. Each benchmark is one module, written the way actix's users write actors:
 //! `Actor` with `Context<Self>`, `#[derive(Message)]` messages, one `Handler<M>` per
 //! message, `Addr::do_send` for one-way sends and `send(..).await` for replies.
 //!

@@ -1,8 +1,11 @@
 //! mixed on actix: rings of short-lived actors pass tokens while workers factorise.
 //!
-//! Four kinds of actix actor, all placed round-robin over the arbiters. Each of the
-//! `rings` masters owns one worker; every repetition it `do_send`s the worker `Calc`,
-//! starts `ring_size - 1` fresh chain actors in a ring behind itself (started back to
+//! Four kinds of actix actor. The rings are independent of each other, so ring `r` (its
+//! master, its worker and every chain actor the master starts) lives on arbiter `r mod k`,
+//! and the collector on main's arbiter; inside a ring no token crosses threads. Each of
+//! the `rings` masters owns one worker; every repetition it `do_send`s the worker `Calc`,
+//! starts `ring_size - 1` fresh chain actors on its own arbiter in a ring behind itself
+//! (started back to
 //! front, so each knows its successor from the start and the last one points at the
 //! master), and sends `token` to the first. A chain actor forwards every token unchanged
 //! and stops after forwarding 0. The master sends `t - 1` round again for each `t > 0` it
@@ -154,7 +157,7 @@ impl Master {
         self.worker.do_send(Calc);
         let mut next = Next::Master(ctx.address());
         for _ in 1..self.ring_size {
-            let chain = arbiters::start(move |_| Chain { next });
+            let chain = Chain { next }.start();
             self.ring.push(chain.clone());
             next = Next::Chain(chain);
         }
@@ -203,20 +206,21 @@ impl Handler<Token> for Master {
 /// factorisations at the collector.
 pub async fn run(rings: u64, ring_size: u64, token: u64, reps: u64) -> Result<Outcome, String> {
     let (answer, verified) = oneshot::channel();
-    let collector = arbiters::start(move |_| Collector {
+    let collector = Collector {
         results_left: rings * reps,
         masters_left: rings,
         verified: 0,
         answer: Some(answer),
-    });
-    let masters: Vec<Addr<Master>> = (0..rings)
-        .map(|_| {
+    }
+    .start();
+    let masters: Vec<Addr<Master>> = (0..rings as usize)
+        .map(|ring| {
             let for_worker = collector.clone();
-            let worker = arbiters::start(move |_| Worker {
+            let worker = arbiters::start_on(ring, move |_| Worker {
                 collector: for_worker,
             });
             let collector = collector.clone();
-            arbiters::start(move |_| Master {
+            arbiters::start_on(ring, move |_| Master {
                 ring_size,
                 token,
                 reps_left: reps,

@@ -1,6 +1,7 @@
 //! pingpong on actix: a pinger and a ponger exchange `pings` round trips.
 //!
-//! Both are actix actors (with two or more arbiters, on different ones). Main sends the
+//! Both are actix actors on main's arbiter: each waits for the other, so there is nothing
+//! to run in parallel, and on two arbiters every ping and pong would wake another thread. Main sends the
 //! pinger `Play` with a tokio oneshot for the answer. The pinger `do_send`s `Ping` (with
 //! its own `Addr` to answer to) and sends the next one only when the `Pong` is back; the
 //! ponger answers every ping. After `pings` pongs the pinger sends its pong count to main.
@@ -8,8 +9,6 @@
 use actix::prelude::*;
 use suite_contract::Outcome;
 use tokio::sync::oneshot;
-
-use crate::arbiters;
 
 /// The ponger.
 struct Ponger;
@@ -84,13 +83,14 @@ impl Handler<Pong> for Pinger {
 
 /// Plays `pings` round trips; the check is the pongs the pinger received.
 pub async fn run(pings: u64) -> Result<Outcome, String> {
-    let ponger = arbiters::start(|_| Ponger);
-    let pinger = arbiters::start(move |_| Pinger {
+    let ponger = Ponger.start();
+    let pinger = Pinger {
         pings,
         pongs: 0,
         ponger,
         answer: None,
-    });
+    }
+    .start();
     let (answer, pongs) = oneshot::channel();
     pinger.do_send(Play(answer));
     let pongs = pongs

@@ -1,7 +1,9 @@
 //! serialmsg on actix: generators send to their receivers through one dispatcher.
 //!
 //! Generators, receivers, the dispatcher and a sink (holding the channel for the
-//! answer) are actix actors, placed round-robin over the arbiters. Once all are started,
+//! answer) are actix actors, all on main's arbiter: every message passes through the one
+//! dispatcher, and generators or receivers on other arbiters only made it slower or
+//! costlier at two arbiters (peers/README.md). Once all are started,
 //! main `do_send`s each generator `Start`; it sends the dispatcher `messages` `Deliver`s,
 //! each carrying its receiver's `Addr` and a `Data` payload, then one carrying `End`, and
 //! stops. The dispatcher sends each payload on to the addressed receiver. A mailbox is
@@ -15,8 +17,6 @@
 use actix::prelude::*;
 use suite_contract::Outcome;
 use tokio::sync::oneshot;
-
-use crate::arbiters;
 
 /// What a generator sends its receiver.
 #[derive(Message)]
@@ -144,27 +144,29 @@ impl Handler<Received> for Sink {
 /// is the total the receivers counted.
 pub async fn run(pairs: u64, messages: u64) -> Result<Outcome, String> {
     let (answer, total) = oneshot::channel();
-    let sink = arbiters::start(move |_| Sink {
+    let sink = Sink {
         receivers_left: pairs,
         total: 0,
         answer: Some(answer),
-    });
-    let dispatcher = arbiters::start(|_| Dispatcher);
+    }
+    .start();
+    let dispatcher = Dispatcher.start();
     let receivers: Vec<Addr<Receiver>> = (0..pairs)
         .map(|_| {
             let sink = sink.clone();
-            arbiters::start(move |_| Receiver { count: 0, sink })
+            Receiver { count: 0, sink }.start()
         })
         .collect();
     let generators: Vec<Addr<Generator>> = receivers
         .iter()
         .map(|receiver| {
             let (receiver, dispatcher) = (receiver.clone(), dispatcher.clone());
-            arbiters::start(move |_| Generator {
+            Generator {
                 messages,
                 receiver,
                 dispatcher,
-            })
+            }
+            .start()
         })
         .collect();
     for generator in &generators {

@@ -1,8 +1,9 @@
 //! threadring on actix: `actors` ring members pass one token around.
 //!
 //! Each member is an actix actor holding its 1-based id and the `Addr` of the next
-//! member; members are placed round-robin over the arbiters, so with several arbiters
-//! consecutive hops cross threads. The ring's last link points back to the first, so it
+//! member. Only one member holds the token at a time, so there is nothing to run in
+//! parallel: every member is on main's arbiter (as in actix's own ring example), and a
+//! hop never wakes another thread. The ring's last link points back to the first, so it
 //! is built in two steps: start every member, then `do_send` each one a `Link` to its
 //! successor. Main then sends member 1 `Token(hops)`; a mailbox is FIFO per sender, so
 //! every `Link` is handled before the token can arrive. A member that gets `Token(0)`
@@ -11,8 +12,6 @@
 use actix::prelude::*;
 use suite_contract::Outcome;
 use tokio::sync::mpsc;
-
-use crate::arbiters;
 
 /// A ring member.
 struct Member {
@@ -65,11 +64,12 @@ pub async fn run(actors: u64, hops: u64) -> Result<Outcome, String> {
     let ring: Vec<Addr<Member>> = (1..=actors)
         .map(|id| {
             let finished = finished_tx.clone();
-            arbiters::start(move |_| Member {
+            Member {
                 id,
                 next: None,
                 finished,
-            })
+            }
+            .start()
         })
         .collect();
     drop(finished_tx);
