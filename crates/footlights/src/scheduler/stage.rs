@@ -70,6 +70,11 @@ impl Stage {
 
     /// Takes the oldest task from the inbox.
     pub(crate) fn take(&self) -> Option<Task> {
+        // Two loads when the inbox is empty, which is almost always: crossbeam's `steal`
+        // would issue a `SeqCst` fence to find that out, on every other pick of a worker.
+        if self.inbox.is_empty() {
+            return None;
+        }
         loop {
             match self.inbox.steal() {
                 Steal::Success(task) => return Some(task),

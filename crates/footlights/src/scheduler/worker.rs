@@ -651,6 +651,10 @@ impl Worker {
 
     fn take_injected(&self) -> Option<Task> {
         let injector = &self.sched.injector;
+        if injector.is_empty() {
+            // As for a stage's inbox (`Stage::take`): no fence to find nothing.
+            return None;
+        }
         loop {
             let stolen = match self.kind {
                 // One at a time in FIFO order: a batch would wait in the deque, where FIFO
