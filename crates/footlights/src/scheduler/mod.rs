@@ -27,17 +27,13 @@
 //! a push found its mailbox idle, or the garbage collector claimed it. Scheduling an actor
 //! means putting a [`Task`] (a type-erased reference to the actor) on a run queue:
 //!
-//! * From a worker thread (inside a handler), the task goes into that worker's *next slot*
-//!   if nothing else waits on the worker, and otherwise to the back of the worker's own
-//!   deque, where idle workers can steal it. The next slot makes a chain of hand-offs (a
-//!   token passed round a ring, a reply to a request) run on one thread without waking
-//!   anybody: that is SALSA Lite's finding that one stage passes a token fastest, kept
-//!   automatically. Behind a backlog, hand-offs queue in the order they were made, as on a
-//!   lone worker: a hub actor then takes its clients' messages in batches instead of one
-//!   turn per message, and its clients are served in turn (chameneos on two workers ran
-//!   twice the turns of one worker before). The slot is kept only while the turn that
-//!   filled it is ending: if the running actor has another message to handle, the slot is
-//!   flushed to the deque first, so a hand-off never waits behind a busy actor.
+//! * From a worker thread (inside a handler), the task goes into that worker's *next slot*;
+//!   a task already there moves to the back of the worker's own deque, where idle workers can
+//!   steal it. The next slot makes a chain of hand-offs (a token passed round a ring, a reply
+//!   to a request) run on one thread without waking anybody: that is SALSA Lite's finding
+//!   that one stage passes a token fastest, kept automatically. The slot is kept only while
+//!   the turn that filled it is ending: if the running actor has another message to handle,
+//!   the slot is flushed to the deque first, so a hand-off never waits behind a busy actor.
 //! * From any other thread, the task goes into the global injector queue.
 //!
 //! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]

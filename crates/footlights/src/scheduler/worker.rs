@@ -32,9 +32,8 @@
 //!   scheduled them, and other threads' work at most 8 picks late. A token ring still
 //!   skips the queue (it is always empty), and a hub's clients are served in turn:
 //!   chameneos on one thread is within a meeting of the fairest split in every run.
-//! * **Hand-off order**: every fresh hand-off takes the next slot and runs next (several
-//!   workers do so only when nothing else waits), which keeps a request and its reply hot
-//!   in the cache. It also lets
+//! * **Hand-off order**: every fresh hand-off takes the next slot and runs next, as on
+//!   several workers, which keeps a request and its reply hot in the cache. It also lets
 //!   the actor a hub answered last jump the queue, so automatic placement
 //!   ([`crate::auto`]) switches to it (through the stage's flag) only when it sees no hub
 //!   and no spawning.
@@ -354,22 +353,14 @@ impl Worker {
         self.place_elsewhere(task, site, fresh);
     }
 
-    /// A fresh scheduling from this worker: the next slot if nothing else waits here, else
-    /// the back of the queue: the deque (pool work on several workers, where thieves see
-    /// it), the private FIFO (a lone worker in FIFO order), or, for work pinned to this
-    /// stage and a lone worker in hand-off order, the next slot all the same (its previous
-    /// task spills). So a ring's hand-off skips the queue, and a backlog is served in order.
+    /// A fresh scheduling from this worker: the next slot, unless this is a lone worker
+    /// that automatic placement told to keep plain FIFO order; then the next slot takes a
+    /// task only when nothing else waits (so it is always the oldest task, and a ring's
+    /// hand-off still skips the queue).
     #[inline]
     fn hand_off(&self, task: Task, pinned: bool) {
         if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
             self.local.borrow_mut().push_back(task);
-        } else if !pinned && (self.has_next() || !self.queue.is_empty()) {
-            // Behind a backlog, a hand-off queues in order (see the `scheduler` module's
-            // documentation, "How actors reach a thread").
-            self.queue.push(task);
-            if self.backlog_wakes() {
-                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
-            }
         } else {
             self.set_next(task, pinned);
         }
