@@ -10,9 +10,9 @@
 // returning `pong` (CAF sends a handler's result back to the sender as an
 // ordinary message), and sends its next ping from its `pong` handler, so each
 // worker has one ping of its own in flight. After `pings` pongs it sends
-// (`done`, pongs) to the sink. The sink sums the
-// reported pongs; when every worker has reported, nobody pings any more, so it
-// stops all workers and delivers the sum to the driver.
+// (`done`, pongs) to the sink. The sink sums the reported pongs; when every
+// worker has reported, nobody pings any more, so it stops all workers and
+// delivers the sum to the driver.
 #include <cstdint>
 #include <memory>
 #include <random>
