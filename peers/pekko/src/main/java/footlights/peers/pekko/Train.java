@@ -1,7 +1,6 @@
 package footlights.peers.pekko;
 
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -44,13 +43,12 @@ public final class Train {
 
     public static void main(String[] argv) throws Exception {
         int status = 0;
-        PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (Run run : RUNS) {
             Args.Parsed args = Args.parse(run.args());
             CompletableFuture<String> outcome = new CompletableFuture<>();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             PrintStream out = new PrintStream(line, true, StandardCharsets.UTF_8);
-            int ran = Runner.run(args.bench(), Main.guardian(args, outcome), outcome, out, silent);
+            int ran = Runner.run(args.bench(), Main.guardian(args, outcome), outcome, out, System.err);
             String result = line.toString(StandardCharsets.UTF_8).strip();
             System.err.println(result);
             if (ran != 0 || !result.startsWith("result bench=" + args.bench() + " check=" + run.check() + " ")) {
