@@ -6,11 +6,13 @@
 // of their handles (a `shared_ptr` handed to each worker at spawn; it is
 // filled before any worker is told to `start`, and the start message orders
 // the fill before every read). A worker pings a uniformly random other member
-// (itself if alone) with `request(peer, ping).then(...)`, answers pings from
-// others with a pong, and sends the next ping from the `then` continuation.
-// After `pings` pongs it sends (`done`, pongs) to the sink. The sink sums the
-// reported pongs; when every worker has reported, nobody pings any more, so it
-// stops all workers and delivers the sum to the driver.
+// (itself if alone) with a plain `ping` message, answers pings from others by
+// returning `pong` (CAF sends a handler's result back to the sender as an
+// ordinary message), and sends its next ping from its `pong` handler, so each
+// worker has one ping of its own in flight. After `pings` pongs it sends
+// (`done`, pongs) to the sink. The sink sums the reported pongs; when every
+// worker has reported, nobody pings any more, so it stops all workers and
+// delivers the sum to the driver.
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -41,7 +43,7 @@ struct worker_state {
 
 using worker_actor = caf::stateful_actor<worker_state>;
 
-void ping_someone(worker_actor* self, uint64_t pings, const caf::actor& sink) {
+void ping_someone(worker_actor* self) {
   auto& st = self->state;
   const auto& hood = *st.hood;
   auto peer = st.index;
@@ -51,13 +53,7 @@ void ping_someone(worker_actor* self, uint64_t pings, const caf::actor& sink) {
     if (peer >= st.index)
       ++peer; // skip self
   }
-  self->request(hood[peer], caf::infinite, ping_atom::value)
-    .then([=](pong_atom) {
-      if (++self->state.pongs == pings)
-        self->send(sink, done_atom::value, self->state.pongs);
-      else
-        ping_someone(self, pings, sink);
-    });
+  self->send(hood[peer], ping_atom::value);
 }
 
 caf::behavior worker(worker_actor* self, hood_list hood, size_t index,
@@ -66,12 +62,18 @@ caf::behavior worker(worker_actor* self, hood_list hood, size_t index,
   self->state.index = index;
   self->state.rng.seed(seed);
   return {
-    [=](ping_atom) { return pong_atom::value; },
+    [](ping_atom) { return pong_atom::value; },
+    [=](pong_atom) {
+      if (++self->state.pongs == pings)
+        self->send(sink, done_atom::value, self->state.pongs);
+      else
+        ping_someone(self);
+    },
     [=](start_atom) {
       if (pings == 0)
         self->send(sink, done_atom::value, uint64_t{0});
       else
-        ping_someone(self, pings, sink);
+        ping_someone(self);
     },
     [=](stop_atom) { self->quit(); },
   };

@@ -1,21 +1,21 @@
 // chameneos: creatures meeting pairwise at one meeting place.
 //
 // CAF mapping: the meeting place is the root, a stateful event-based actor.
-// Each creature is a stateful actor that asks for a meeting with
-// `request(place, meet, id, colour).then(...)` and asks again only from the
-// `then` continuation, i.e. after its meeting is confirmed. The place answers
-// each meet request through a response promise: the first creature's promise
-// is kept while it waits; when a second one arrives, both promises are
-// delivered (partner id, complement colour). After the last meeting the place
-// sends every creature a `stop` request; each creature replies with the
-// number of meetings it counted itself (and how many times it was paired with
-// itself, which must be zero) and quits. When all have replied, the place
-// delivers the per-creature counts to the driver.
+// Each creature is a stateful actor that asks for a meeting by sending a plain
+// (`meet`, id, colour) message to the place, and asks again only from its
+// `met` handler, i.e. after its meeting is confirmed. The place keeps the
+// first waiting creature; when a second one arrives it sends both a `met`
+// message (partner id, complement colour), addressed through the creature
+// handles it spawned. After the last meeting the place sends every creature
+// `stop`; each answers with a `count` message (its id, the meetings it
+// counted itself, and how many times it was paired with itself, which must be
+// zero) and quits. When all have answered, the place delivers the
+// per-creature counts to the driver.
 //
 // Ordering: a creature's last confirmation and its `stop` both come from the
-// place, so the confirmation is counted before the stop is handled. A meet
-// request reaching the place after the last meeting is never answered: its
-// creature is being stopped.
+// place, and CAF keeps the order of messages between two actors, so the
+// confirmation is counted before the stop is handled. A meet request reaching
+// the place after the last meeting is ignored: its creature is being stopped.
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -31,6 +31,8 @@ namespace suite {
 namespace {
 
 using meet_atom = caf::atom_constant<caf::atom("meet")>;
+using met_atom = caf::atom_constant<caf::atom("met")>;
+using count_atom = caf::atom_constant<caf::atom("count")>;
 
 constexpr int32_t blue = 0;
 constexpr int32_t red = 1;
@@ -49,29 +51,25 @@ struct creature_state {
 
 using creature_actor = caf::stateful_actor<creature_state>;
 
-void ask_for_meeting(creature_actor* self, const caf::actor& place) {
-  self
-    ->request(place, caf::infinite, meet_atom::value, self->state.id,
-              self->state.colour)
-    .then([=](uint32_t partner, int32_t colour) {
+caf::behavior creature(creature_actor* self, uint32_t id, caf::actor place) {
+  static constexpr int32_t start_colours[] = {blue, red, yellow};
+  self->state.id = id;
+  self->state.colour = start_colours[id % 3];
+  self->send(place, meet_atom::value, id, self->state.colour);
+  return {
+    [=](met_atom, uint32_t partner, int32_t colour) {
       auto& st = self->state;
       if (partner == st.id)
         ++st.self_meetings;
       ++st.meetings;
       st.colour = colour;
-      ask_for_meeting(self, place);
-    });
-}
-
-caf::behavior creature(creature_actor* self, uint32_t id, caf::actor place) {
-  static constexpr int32_t start_colours[] = {blue, red, yellow};
-  self->state.id = id;
-  self->state.colour = start_colours[id % 3];
-  ask_for_meeting(self, place);
-  return {
+      self->send(place, meet_atom::value, st.id, st.colour);
+    },
     [=](stop_atom) {
+      auto& st = self->state;
+      self->send(place, count_atom::value, st.id, st.meetings,
+                 st.self_meetings);
       self->quit();
-      return std::make_tuple(self->state.meetings, self->state.self_meetings);
     },
   };
 }
@@ -79,7 +77,6 @@ caf::behavior creature(creature_actor* self, uint32_t id, caf::actor place) {
 struct waiting {
   uint32_t id;
   int32_t colour;
-  caf::response_promise reply;
 };
 
 struct place_state {
@@ -94,25 +91,18 @@ struct place_state {
 
 using place_actor = caf::stateful_actor<place_state>;
 
-// Stops every creature and collects its count; answers the driver at the end.
+// Tells every creature to stop; each answers with its count.
 void close_place(place_actor* self) {
-  auto& creatures = self->state.creatures;
-  for (size_t i = 0; i < creatures.size(); ++i) {
-    self->request(creatures[i], caf::infinite, stop_atom::value)
-      .then([=](uint64_t meetings, uint64_t self_meetings) {
-        auto& st = self->state;
-        st.counts[i] = meetings;
-        st.self_meetings += self_meetings;
-        if (++st.reported < st.creatures.size())
-          return;
-        if (st.self_meetings > 0)
-          st.done.deliver(caf::make_error(caf::sec::runtime_error,
-                                          "a creature met itself"));
-        else
-          st.done.deliver(st.counts);
-        self->quit();
-      });
-  }
+  for (const auto& c : self->state.creatures)
+    self->send(c, stop_atom::value);
+}
+
+// Ends the run with an error for the driver.
+void fail_run(place_actor* self, const char* what) {
+  self->state.done.deliver(caf::make_error(caf::sec::runtime_error, what));
+  for (const auto& c : self->state.creatures)
+    self->send_exit(c, caf::exit_reason::user_shutdown);
+  self->quit();
 }
 
 caf::behavior meeting_place(place_actor* self, uint32_t creatures,
@@ -123,6 +113,7 @@ caf::behavior meeting_place(place_actor* self, uint32_t creatures,
       st.done = self->make_response_promise();
       st.meetings_left = meetings;
       st.counts.assign(creatures, 0);
+      st.creatures.reserve(creatures);
       auto place = caf::actor_cast<caf::actor>(self);
       for (uint32_t id = 0; id < creatures; ++id)
         st.creatures.push_back(self->spawn(creature, id, place));
@@ -132,27 +123,32 @@ caf::behavior meeting_place(place_actor* self, uint32_t creatures,
     },
     [=](meet_atom, uint32_t id, int32_t colour) {
       auto& st = self->state;
-      auto reply = self->make_response_promise();
       if (st.meetings_left == 0)
-        return reply; // meetings are over; this creature is being stopped
+        return; // meetings are over; this creature is being stopped
       if (!st.first) {
-        st.first = waiting{id, colour, reply};
-        return reply;
+        st.first = waiting{id, colour};
+        return;
       }
-      auto other = std::move(*st.first);
+      auto other = *st.first;
       st.first.reset();
-      if (other.id == id) {
-        st.done.deliver(
-          caf::make_error(caf::sec::runtime_error, "paired a creature with itself"));
-        self->quit();
-        return reply;
-      }
+      if (other.id == id)
+        return fail_run(self, "paired a creature with itself");
       auto next_colour = complement(other.colour, colour);
-      other.reply.deliver(id, next_colour);
-      reply.deliver(other.id, next_colour);
+      self->send(st.creatures[other.id], met_atom::value, id, next_colour);
+      self->send(st.creatures[id], met_atom::value, other.id, next_colour);
       if (--st.meetings_left == 0)
         close_place(self);
-      return reply;
+    },
+    [=](count_atom, uint32_t id, uint64_t meetings, uint64_t self_meetings) {
+      auto& st = self->state;
+      st.counts[id] = meetings;
+      st.self_meetings += self_meetings;
+      if (++st.reported < st.creatures.size())
+        return;
+      if (st.self_meetings > 0)
+        return fail_run(self, "a creature met itself");
+      st.done.deliver(st.counts);
+      self->quit();
     },
   };
 }

@@ -5,9 +5,10 @@
 // `actor_system_config` whose only change from CAF's defaults is
 // `scheduler.max-threads` from the `CAF_THREADS` environment variable, starts
 // the actor system, runs the benchmark and prints the single result line on
-// stdout. CAF's own command-line and config-file parsing is never invoked, so
-// the benchmark arguments cannot be taken for CAF options and no
-// caf-application.ini is read.
+// stdout, with `seconds=` the work time from just before the actor system is
+// configured until the check is known. CAF's own command-line and config-file
+// parsing is never invoked, so the benchmark arguments cannot be taken for CAF
+// options and no caf-application.ini is read.
 //
 // A failed run prints one stderr line and exits 1 at once, without waiting
 // for the actor system to shut down (stray actors could otherwise keep it
@@ -78,11 +79,13 @@ int main(int argc, char** argv) {
   auto run = find_runner(args.bench);
   if (run == nullptr)
     fail(args.bench, "no implementation");
+  // Work time: from just before the actor system is configured and started
+  // until the check is known (the result line's `seconds=`).
+  auto start = std::chrono::steady_clock::now();
   caf::actor_system_config cfg;
   if (threads > 0)
     cfg.set("scheduler.max-threads", static_cast<size_t>(threads));
   caf::actor_system sys{cfg};
-  auto start = std::chrono::steady_clock::now();
   suite::outcome out;
   try {
     out = run(sys, args);
@@ -90,8 +93,8 @@ int main(int argc, char** argv) {
     fail(args.bench, err.what());
   }
   std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  std::printf("result bench=%s check=%s%s\n", args.bench.c_str(),
-              out.check.c_str(), out.extra.c_str());
+  std::printf("result bench=%s check=%s%s seconds=%.9f\n", args.bench.c_str(),
+              out.check.c_str(), out.extra.c_str(), took.count());
   std::fflush(stdout);
   std::fprintf(stderr, "caf-suite: %s ran in %.3f s\n", args.bench.c_str(),
                took.count());

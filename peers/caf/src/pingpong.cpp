@@ -1,11 +1,12 @@
 // pingpong: request/reply latency between two actors (Savina).
 //
 // CAF mapping: the root is the pinger, a stateful event-based actor. On `run`
-// it spawns the ponger, whose one handler answers `ping` with `pong`. The
-// pinger sends each ping with `request(ponger, ping).then(...)` and sends the
-// next one from the `then` continuation, so exactly one ping is in flight.
-// It counts the pongs it receives; after `pings` of them it stops the ponger
-// and delivers the count.
+// it spawns the ponger and sends it the first `ping` as a plain asynchronous
+// message. The ponger's handler returns `pong`, which CAF sends back to the
+// sender of the `ping` as an ordinary message (no request id, no response
+// handler to register). The pinger counts every `pong` it receives and sends
+// the next `ping` from that handler, so exactly one ping is in flight. After
+// `pings` pongs it stops the ponger and delivers its count to the driver.
 #include <cstdint>
 
 #include "caf/all.hpp"
@@ -41,16 +42,6 @@ void finish(pinger_actor* self) {
   self->quit();
 }
 
-void ping(pinger_actor* self, uint64_t pings) {
-  self->request(self->state.ponger, caf::infinite, ping_atom::value)
-    .then([=](pong_atom) {
-      if (++self->state.pongs < pings)
-        ping(self, pings);
-      else
-        finish(self);
-    });
-}
-
 caf::behavior pinger(pinger_actor* self, uint64_t pings) {
   return {
     [=](run_atom) {
@@ -60,8 +51,15 @@ caf::behavior pinger(pinger_actor* self, uint64_t pings) {
       if (pings == 0)
         finish(self);
       else
-        ping(self, pings);
+        self->send(st.ponger, ping_atom::value);
       return st.done;
+    },
+    [=](pong_atom) {
+      auto& st = self->state;
+      if (++st.pongs < pings)
+        self->send(st.ponger, ping_atom::value);
+      else
+        finish(self);
     },
   };
 }

@@ -8,7 +8,8 @@ import org.apache.pekko.actor.typed.Behavior;
  *
  * <p>Parses the arguments ({@link Args}; bad input prints one line on stderr and exits 2), builds
  * the chosen benchmark's guardian behaviour, and hands it to {@link Runner}, which runs it in an
- * actor system and prints the single {@code result} line (exit 0, or 1 on a failed run).
+ * actor system and prints the single {@code result} line. The JVM then exits at once (0, or 1 on
+ * a failed run) without shutting the actor system down: see {@link Runner}.
  */
 public final class Main {
 

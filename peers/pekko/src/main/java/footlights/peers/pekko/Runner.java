@@ -3,6 +3,7 @@ package footlights.peers.pekko;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one benchmark: starts an {@link ActorSystem} whose guardian is the benchmark's root
- * behaviour, waits for the outcome, prints the result line and shuts the system down.
+ * behaviour, waits for the outcome and prints the result line; the caller then exits the JVM.
  *
  * <p>Every benchmark's guardian completes a {@link CompletableFuture} with the result fields
  * (for example {@code check=37}) once its actors have produced them, or completes it
@@ -21,6 +22,15 @@ import org.slf4j.LoggerFactory;
  * overall timeout, so a lost message or a failed actor ends the run with exit status 1 instead of a
  * hang. If the actor system terminates before the outcome (the guardian failed), that is a failure
  * too.
+ *
+ * <p>Work time: {@code seconds=} in the result line is {@link System#nanoTime()} from just before
+ * {@code ActorSystem.create} (so it includes loading the configuration, Pekko's own start and the
+ * JIT's cold start) until the outcome is known.
+ *
+ * <p>Exit: once the result line is printed and flushed, nothing of the run is left to do, so the
+ * caller ends the process with {@code System.exit} instead of terminating the actor system and
+ * waiting for its coordinated shutdown (as JMH-style and Savina-style harnesses end their forks).
+ * No shutdown hook of Pekko's is registered (application.conf), so the exit is immediate.
  *
  * <p>Threads: the default dispatcher is a fork-join pool with exactly
  * {@code Runtime.availableProcessors()} threads (which {@code -XX:ActiveProcessorCount=N} sets),
@@ -30,9 +40,6 @@ final class Runner {
 
     /** Overall limit of one run, overridable with -Dfootlights.timeout.secs or FOOTLIGHTS_TIMEOUT_SECS. */
     private static final long DEFAULT_TIMEOUT_SECS = 1800;
-
-    /** How long to wait for the actor system to terminate after the result. */
-    private static final long TERMINATE_WAIT_SECS = 30;
 
     private Runner() {}
 
@@ -52,8 +59,10 @@ final class Runner {
     }
 
     /**
-     * Starts {@code guardian}, waits for {@code outcome} and prints {@code result bench=BENCH FIELDS}
-     * on {@code out}. Returns the exit status: 0 on success, 1 on a failure (reported on {@code err}).
+     * Starts {@code guardian}, waits for {@code outcome} and prints
+     * {@code result bench=BENCH FIELDS seconds=S} on {@code out}. Returns the exit status: 0 on
+     * success, 1 on a failure (reported on {@code err}). The actor system is left running: the
+     * caller exits the process.
      */
     static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome,
             PrintStream out, PrintStream err) {
@@ -64,37 +73,28 @@ final class Runner {
         ActorSystem<T> system = ActorSystem.create(guardian, "footlights", config());
         system.getWhenTerminated().thenRun(() -> outcome.completeExceptionally(
                 new IllegalStateException("the actor system terminated before the benchmark finished")));
-        int status;
         try {
             String fields = outcome.get(timeout, TimeUnit.SECONDS);
-            long micros = (System.nanoTime() - start) / 1_000;
-            out.println("result bench=" + bench + " " + fields);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            out.println("result bench=" + bench + " " + fields + " seconds=" + formatSeconds(seconds));
             out.flush();
-            err.printf("%s: %d threads, %.3f s from actor system start to result%n", bench, threads(), micros / 1e6);
-            status = 0;
+            err.printf(Locale.ROOT, "%s: %d threads, %.3f s from actor system start to result%n", bench,
+                    threads(), seconds);
+            return 0;
         } catch (TimeoutException e) {
             err.println("error: " + bench + ": no result after " + timeout + " s, giving up");
-            status = 1;
         } catch (ExecutionException e) {
             err.println("error: " + bench + ": " + e.getCause().getMessage());
-            status = 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("error: " + bench + ": interrupted while waiting for the result");
-            status = 1;
         }
-        system.terminate();
-        if (status == 0) {
-            // After a result every actor is idle, so this is quick; after a failure some actor may
-            // still be busy, and the caller exits at once instead of waiting for it.
-            try {
-                system.getWhenTerminated().toCompletableFuture().get(TERMINATE_WAIT_SECS, TimeUnit.SECONDS);
-            } catch (InterruptedException | ExecutionException | TimeoutException e) {
-                err.println("warning: " + bench + ": the actor system did not terminate within "
-                        + TERMINATE_WAIT_SECS + " s");
-            }
-        }
-        return status;
+        return 1;
+    }
+
+    /** {@code seconds} as the result line carries it: a plain decimal, nanosecond digits. */
+    static String formatSeconds(double seconds) {
+        return String.format(Locale.ROOT, "%.9f", seconds);
     }
 
     private static long timeoutSecs() {

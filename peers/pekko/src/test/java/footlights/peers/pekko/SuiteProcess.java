@@ -22,19 +22,30 @@ final class SuiteProcess {
         }
     }
 
-    /** Dispatcher threads of the child runs: -Dfootlights.test.threads, default 2. */
+    /** Dispatcher threads of the child runs that name none: -Dfootlights.test.threads, default 2. */
     static int threads() {
         return Integer.getInteger("footlights.test.threads", 2);
     }
 
     private SuiteProcess() {}
 
-    /** Runs the suite with {@code args}, killing it after {@code timeoutSecs} seconds. */
+    /** Runs the suite with {@code args} at {@link #threads()}, killing it after {@code timeoutSecs} seconds. */
     static Outcome run(List<String> args, long timeoutSecs) throws IOException, InterruptedException {
+        return run(threads(), args, timeoutSecs);
+    }
+
+    /** Runs the suite with {@code args} at {@code threads} dispatcher threads, killed after {@code timeoutSecs} s. */
+    static Outcome run(int threads, List<String> args, long timeoutSecs) throws IOException, InterruptedException {
+        return runClass("footlights.peers.pekko.Main", threads, args, timeoutSecs);
+    }
+
+    /** Runs {@code mainClass} of the suite with {@code args}, as {@link #run(int, List, long)} does. */
+    static Outcome runClass(String mainClass, int threads, List<String> args, long timeoutSecs)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:ActiveProcessorCount=" + threads(),
+        List<String> command = new ArrayList<>(List.of(java, "-XX:ActiveProcessorCount=" + threads,
                 "-Dfootlights.timeout.secs=" + timeoutSecs, "-cp", System.getProperty("java.class.path"),
-                "footlights.peers.pekko.Main"));
+                mainClass));
         command.addAll(args);
         Path out = Files.createTempFile("pekko-suite", ".out");
         Path err = Files.createTempFile("pekko-suite", ".err");

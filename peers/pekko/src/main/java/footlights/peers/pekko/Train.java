@@ -1,0 +1,62 @@
+package footlights.peers.pekko;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The training run of the class-data archive: {@code java -XX:AOTCacheOutput=FILE -cp
+ * pekko-suite.jar footlights.peers.pekko.Train} (or {@code -XX:ArchiveClassesAtExit=FILE}).
+ *
+ * <p>The JVM's ahead-of-time class cache (JDK 25, JEP 483/514/515) and its dynamic class-data
+ * sharing archive (AppCDS) hold the classes that one run loaded and linked, so that a later run
+ * maps them instead of finding, parsing and verifying them again. One benchmark loads only part of
+ * what the suite uses, so this training run starts every benchmark once, in turn, each at small
+ * parameters and in its own actor system, with the same code path as a measured run
+ * ({@link Runner}). It prints the twelve result lines on stderr (stdout stays empty) and exits 0,
+ * or 1 if any run failed or printed a wrong check, once all are done; the JVM writes the archive
+ * as it exits.
+ */
+public final class Train {
+
+    /** One small run of a benchmark: its arguments and the check it must print. */
+    record Run(String check, String... args) {}
+
+    /** One small run of every benchmark, in the contract's order. */
+    static final List<Run> RUNS = List.of(
+            new Run("1", "threadring", "actors=50", "hops=20000"),
+            new Run("10000", "chameneos", "creatures=10", "meetings=5000"),
+            new Run("10000", "big", "workers=50", "pings=200", "hood=10"),
+            new Run("228:16", "fannkuch", "n=7"),
+            new Run("144", "fibtree", "n=12"),
+            new Run("49995000", "skynet", "size=10000", "div=10"),
+            new Run("1024", "spreading", "depth=10"),
+            new Run("2", "mixed", "rings=2", "ring_size=10", "token=100", "reps=1"),
+            new Run("10000", "bang", "senders=10", "messages=1000"),
+            new Run("5000", "serialmsg", "pairs=5", "messages=1000"),
+            new Run("10000", "pingpong", "pings=10000"),
+            new Run("20000", "counting", "count=20000"));
+
+    private Train() {}
+
+    public static void main(String[] argv) throws Exception {
+        int status = 0;
+        for (Run run : RUNS) {
+            Args.Parsed args = Args.parse(run.args());
+            CompletableFuture<String> outcome = new CompletableFuture<>();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            PrintStream out = new PrintStream(line, true, StandardCharsets.UTF_8);
+            int ran = Runner.run(args.bench(), Main.guardian(args, outcome), outcome, out, System.err);
+            String result = line.toString(StandardCharsets.UTF_8).strip();
+            System.err.println(result);
+            if (ran != 0 || !result.startsWith("result bench=" + args.bench() + " check=" + run.check() + " ")) {
+                System.err.println("error: training run " + String.join(" ", run.args()) + " did not print check="
+                        + run.check());
+                status = 1;
+            }
+        }
+        System.exit(status);
+    }
+}
