@@ -6,7 +6,7 @@
 %%   `suite:run_args/1', and its check must match.
 %% - The argument rules of suite_args: every error shape, exact messages.
 %% - The program as a process (a child `erl'): a result gives exit 0 and one
-%%   stdout line; bad input gives exit 2, nothing on stdout and one stderr line
+%%   stdout line with a positive `seconds=' at 1 and 2 schedulers; bad input gives exit 2, nothing on stdout and one stderr line
 %%   naming the benchmark, the parameter and the value; a run that cannot
 %%   finish in time exits 1.
 -module(suite_tests).
@@ -40,11 +40,19 @@ vector(Line) ->
      {timeout, 300,
       fun() ->
               {ok, Result} = suite:run_args(Args),
-              ["result", "bench=" ++ Bench, "check=" ++ Got | Extra] =
+              ["result", "bench=" ++ Bench, "check=" ++ Got | Rest] =
                   string:lexemes(Result, " "),
               ?assertEqual(Check, Got),
-              check_extra(Bench, Got, Extra)
+              ["seconds=" ++ Seconds | RevExtra] = lists:reverse(Rest),
+              ?assert(positive_seconds(Seconds)),
+              check_extra(Bench, Got, lists:reverse(RevExtra))
       end}}.
+
+%% `seconds=' holds a positive decimal number.
+positive_seconds(Text) ->
+    try binary_to_float(list_to_binary(Text)) > 0.0
+    catch error:badarg -> false
+    end.
 
 %% Chameneos also prints the counts, one per creature, summing to the check.
 check_extra("chameneos", Check, ["counts=" ++ Counts]) ->
@@ -55,7 +63,7 @@ check_extra(_Bench, _Check, Extra) ->
 
 chameneos_counts_per_creature_test() ->
     {ok, Line} = suite:run_args(["chameneos", "creatures=7", "meetings=1000"]),
-    "counts=" ++ Counts = lists:last(string:lexemes(Line, " ")),
+    ["counts=" ++ Counts] = [F || "counts=" ++ _ = F <- string:lexemes(Line, " ")],
     ?assertEqual(7, length(string:lexemes(Counts, ","))).
 
 defaults_are_the_quick_values_test() ->
@@ -158,10 +166,14 @@ program(Args) ->
     program(Args, "").
 
 program(Args, Env) ->
+    program(Args, Env, 1).
+
+program(Args, Env, Schedulers) ->
     Ebin = filename:dirname(code:which(suite)),
     Erl = filename:join([code:root_dir(), "bin", "erl"]),
+    S = integer_to_list(Schedulers),
     Cmd = lists:flatten([Env, " ", quote(Erl),
-                         " -noshell -noinput +S 1:1 -pa ", quote(Ebin),
+                         " -noshell -noinput +S ", S, ":", S, " -pa ", quote(Ebin),
                          " -run suite main -extra", [[" ", quote(A)] || A <- Args]]),
     {Status, Out} = shell(Cmd ++ " 2>/dev/null"),
     {Status, Err} = shell(Cmd ++ " 2>&1 >/dev/null"),
@@ -180,12 +192,18 @@ collect(Port, Acc) ->
 
 quote(S) -> "'" ++ S ++ "'".
 
+%% One result line, its work time positive, at 1 and 2 schedulers.
 program_prints_one_result_line_test_() ->
-    {timeout, 60,
-     fun() ->
-             ?assertEqual({0, "result bench=pingpong check=3\n", ""},
-                          program(["pingpong", "pings=3"]))
-     end}.
+    [{"+S " ++ integer_to_list(S),
+      {timeout, 60,
+       fun() ->
+               {Status, Out, Err} = program(["pingpong", "pings=3"], "", S),
+               ?assertEqual({0, ""}, {Status, Err}),
+               ["result bench=pingpong check=3 seconds=" ++ Seconds, ""] =
+                   string:split(Out, "\n", all),
+               ?assert(positive_seconds(Seconds))
+       end}}
+     || S <- [1, 2]].
 
 bad_input_exits_2_with_one_stderr_line_test_() ->
     Cases = [{["fannkuch", "n=13"], ["fannkuch", "n=13"]},
