@@ -1,8 +1,9 @@
 %% @doc Entry point of the Erlang/OTP suite: `suite:main/1' gets the argument
 %% strings, validates them with `suite_args', runs the benchmark and prints the
-%% one result line. The run template is
+%% one result line. The run template is `peers/erlang/run N BENCH ARGS',
+%% which execs
 %%
-%%   erl -noshell -noinput +S N:N +P 4194304 -pa peers/erlang/ebin
+%%   erl -noshell -noinput +S N:N [+P LIMIT] -pa peers/erlang/ebin
 %%       -run suite main -extra BENCH NAME=VALUE ...
 %%
 %% erl hands everything after `-extra' over verbatim (`main/0' reads it),
@@ -11,9 +12,10 @@
 %%
 %% The benchmark runs in its own process, the runner, watched by a monitor:
 %% the runner calls `Bench:run(Params)', sends the result back and then exits
-%% with reason `shutdown', so that every process it linked (rings, workers,
-%% trees) goes down with it. If the runner ends any other way (a crash
-%% anywhere in the linked processes reaches it through its links), the main
+%% with reason `shutdown', so that every process it linked (rings, workers)
+%% goes down with it. If the runner ends any other way (a crash in a linked
+%% process reaches it through its link; a tree process that cannot spawn
+%% sends it the reason, and it raises it), the main
 %% process sees the `DOWN' message, prints one error line and halts with 1.
 %% A guard timer (default one hour, `SUITE_TIMEOUT_SECS' to change it) ends a
 %% run that stops making progress, so the program never hangs.

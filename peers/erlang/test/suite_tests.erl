@@ -159,9 +159,9 @@ first_bad_argument_decides_test() ->
 
 %%% The program as a process.
 
-%% Runs the suite in a child `erl' with one scheduler, arguments after
-%% `-extra' (the run template: erl passes them on verbatim); returns
-%% {ExitStatus, Stdout, Stderr}.
+%% Runs the suite as the harness does, through the run script (which execs
+%% `erl' with N schedulers and the arguments after `-extra'), with one
+%% scheduler unless told; returns {ExitStatus, Stdout, Stderr}.
 program(Args) ->
     program(Args, "").
 
@@ -169,15 +169,15 @@ program(Args, Env) ->
     program(Args, Env, 1).
 
 program(Args, Env, Schedulers) ->
-    Ebin = filename:dirname(code:which(suite)),
-    Erl = filename:join([code:root_dir(), "bin", "erl"]),
-    S = integer_to_list(Schedulers),
-    Cmd = lists:flatten([Env, " ", quote(Erl),
-                         " -noshell -noinput +S ", S, ":", S, " -pa ", quote(Ebin),
-                         " -run suite main -extra", [[" ", quote(A)] || A <- Args]]),
+    Cmd = lists:flatten([Env, " ", quote(run_script()), " ", integer_to_list(Schedulers),
+                         [[" ", quote(A)] || A <- Args]]),
     {Status, Out} = shell(Cmd ++ " 2>/dev/null"),
     {Status, Err} = shell(Cmd ++ " 2>&1 >/dev/null"),
     {Status, Out, Err}.
+
+%% peers/erlang/run, beside the ebin directory the suite was loaded from.
+run_script() ->
+    filename:join(filename:dirname(filename:dirname(code:which(suite))), "run").
 
 shell(Cmd) ->
     Port = open_port({spawn_executable, "/bin/sh"},
@@ -234,4 +234,44 @@ run_past_its_time_exits_1_test_() ->
              ?assertEqual(1, Status),
              ?assertEqual("", Out),
              ?assertNotEqual(nomatch, string:find(Err, "error: counting: run failed"))
+     end}.
+
+%%% The run script's process limit: +P only for runs that need it.
+
+%% The erl command line the run script would exec for these arguments.
+command_of(Args) ->
+    {0, Out} = shell(lists:flatten(["ERLANG_PEER_PRINT_COMMAND=1 ", quote(run_script()),
+                                    [[" ", quote(A)] || A <- Args]])),
+    string:trim(Out, trailing, "\n").
+
+process_limit_test_() ->
+    Limit = fun(Args) ->
+                    case string:split(command_of(Args), " +P ") of
+                        [_] -> default;
+                        [_, Rest] -> list_to_integer(hd(string:lexemes(Rest, " ")))
+                    end
+            end,
+    [?_assertEqual(default, Limit(["1", "pingpong"])),
+     ?_assertEqual(default, Limit(["2", "skynet"])),                      % 111,111
+     ?_assertEqual(default, Limit(["2", "spreading", "depth=16"])),       % 131,071
+     ?_assertEqual(default, Limit(["2", "fibtree", "n=25"])),             % 150,049
+     ?_assertEqual(default, Limit(["2", "threadring", "actors=abc"])),    % left to suite_args
+     ?_assertEqual(1111111 + 1000, Limit(["2", "skynet", "size=1000000"])),
+     ?_assertEqual(1048575 + 1000, Limit(["2", "spreading", "depth=19"])),
+     ?_assertEqual(1664079 + 1000, Limit(["2", "fibtree", "n=30"])),
+     ?_assertEqual(1048575 + 1000, Limit(["1", "spreading", "depth=0019"])), % decimal
+     ?_assertEqual(300000 + 1000, Limit(["1", "threadring", "hops=5", "actors=300000"])),
+     ?_assertEqual(134217727, Limit(["1", "bang", "senders=999999999"])),
+     ?_assertEqual("erl -noshell -noinput +S 2:2 -pa " ++
+                       filename:join(filename:dirname(run_script()), "ebin") ++
+                       " -run suite main -extra threadring hops=-1 +S",
+                   command_of(["2", "threadring", "hops=-1", "+S"]))].
+
+%% A run with more processes than the default limit (262,144) finishes.
+run_above_the_default_process_limit_test_() ->
+    {timeout, 120,
+     fun() ->
+             {Status, Out, _Err} = program(["threadring", "actors=300000", "hops=1"]),
+             ?assertEqual(0, Status),
+             ?assertMatch("result bench=threadring check=2 seconds=" ++ _, Out)
      end}.
