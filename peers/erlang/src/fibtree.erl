@@ -8,22 +8,23 @@
 %% scheduler runs it. Replies are bare integers: a process's mailbox only ever
 %% holds its children's replies.
 %%
-%% The processes are not linked (see skynet.erl): a process that cannot spawn
+%% Processes are spawned with `spawn/3' and are not linked (see skynet.erl): a process that cannot spawn
 %% its children sends `{failed, Reason}' to the runner, which ends the run
 %% with that error.
 -module(fibtree).
 
--export([run/1]).
+-export([run/1, fib/3]).
 
 -spec run(#{n := 0..40}) -> [{check, non_neg_integer()}].
 run(#{n := N}) ->
     Runner = self(),
-    spawn(fun() -> fib(N, Runner, Runner) end),
+    spawn(?MODULE, fib, [N, Runner, Runner]),
     receive
         F when is_integer(F) -> [{check, F}];
         {failed, Reason} -> error(Reason)
     end.
 
+%% @private The process for n, spawned by its parent.
 fib(0, Parent, _Runner) ->
     Parent ! 0;
 fib(N, Parent, _Runner) when N =< 2 ->
@@ -31,8 +32,8 @@ fib(N, Parent, _Runner) when N =< 2 ->
 fib(N, Parent, Runner) ->
     Self = self(),
     try
-        spawn(fun() -> fib(N - 1, Self, Runner) end),
-        spawn(fun() -> fib(N - 2, Self, Runner) end)
+        spawn(?MODULE, fib, [N - 1, Self, Runner]),
+        spawn(?MODULE, fib, [N - 2, Self, Runner])
     of
         _ -> receive A -> receive B -> Parent ! A + B end end
     catch

@@ -5,29 +5,30 @@
 %% sum. The runner is the root's parent; the sum that arrives there, the
 %% number of leaves that answered, is the check. Replies are bare integers.
 %%
-%% The processes are not linked (see skynet.erl): a process that cannot spawn
+%% Processes are spawned with `spawn/3' and are not linked (see skynet.erl): a process that cannot spawn
 %% its children sends `{failed, Reason}' to the runner, which ends the run
 %% with that error.
 -module(spreading).
 
--export([run/1]).
+-export([run/1, node/3]).
 
 -spec run(#{depth := 0..24}) -> [{check, pos_integer()}].
 run(#{depth := Depth}) ->
     Runner = self(),
-    spawn(fun() -> node(Depth, Runner, Runner) end),
+    spawn(?MODULE, node, [Depth, Runner, Runner]),
     receive
         N when is_integer(N) -> [{check, N}];
         {failed, Reason} -> error(Reason)
     end.
 
+%% @private The process for depth D, spawned by its parent.
 node(0, Parent, _Runner) ->
     Parent ! 1;
 node(D, Parent, Runner) ->
     Self = self(),
     try
-        spawn(fun() -> node(D - 1, Self, Runner) end),
-        spawn(fun() -> node(D - 1, Self, Runner) end)
+        spawn(?MODULE, node, [D - 1, Self, Runner]),
+        spawn(?MODULE, node, [D - 1, Self, Runner])
     of
         _ -> receive A -> receive B -> Parent ! A + B end end
     catch
