@@ -267,6 +267,16 @@ process_limit_test_() ->
                        " -run suite main -extra threadring hops=-1 +S",
                    command_of(["2", "threadring", "hops=-1", "+S"]))].
 
+%% The trees, and only they, start their processes with a smaller heap.
+tree_heap_test_() ->
+    HasHms = fun(Args) -> string:find(command_of(Args), " +hms 38 ") =/= nomatch end,
+    [?_assert(HasHms(["1", "fibtree"])),
+     ?_assert(HasHms(["2", "skynet", "size=1000000"])),
+     ?_assert(HasHms(["2", "spreading"])),
+     ?_assertNot(HasHms(["1", "threadring"])),
+     ?_assertNot(HasHms(["1", "big"])),
+     ?_assertNot(HasHms(["1"]))].
+
 %% A run with more processes than the default limit (262,144) finishes.
 run_above_the_default_process_limit_test_() ->
     {timeout, 120,
