@@ -261,7 +261,8 @@ process_limit_test_() ->
      ?_assertEqual(1664079 + 1000, Limit(["2", "fibtree", "n=30"])),
      ?_assertEqual(1048575 + 1000, Limit(["1", "spreading", "depth=0019"])), % decimal
      ?_assertEqual(300000 + 1000, Limit(["1", "threadring", "hops=5", "actors=300000"])),
-     ?_assertEqual(134217727, Limit(["1", "bang", "senders=999999999"])),
+     ?_assertEqual(4194304, Limit(["1", "bang", "senders=999999999"])),
+     ?_assertEqual(4194304, Limit(["1", "fibtree", "n=32"])),
      ?_assertEqual("erl -noshell -noinput +S 2:2 -pa " ++
                        filename:join(filename:dirname(run_script()), "ebin") ++
                        " -run suite main -extra threadring hops=-1 +S",
