@@ -12,7 +12,14 @@
 %% counted; after `Pings' pongs it sends `{pongs, Count}' to the runner, the
 %% sink, and goes on answering pings (its neighbours may still be pinging it).
 %% A worker has at most one ping outstanding, so every pong it gets is the
-%% answer to its own ping. The sink sums the counts of all `Workers' reports:
+%% answer to its own ping.
+%%
+%% The random choice is a 32-bit xorshift generator (Marsaglia's 13/17/5
+%% triple) whose state is one small integer in the worker's loop: three
+%% shifts and xors per ping, no allocation, no call into `rand' (whose
+%% general-purpose state is a tuple rebuilt on every draw). Each worker seeds
+%% it from its own number. `X rem (Size - 1)' over 2^32 - 1 states is uniform
+%% to within (Size - 1) / 2^32. The sink sums the counts of all `Workers' reports:
 %% that sum is the check.
 %%
 %% Once every worker has reported, every ping ever sent has been answered, so
@@ -55,7 +62,7 @@ start(I, Base, Size, Directory, Pings, Sink) ->
         go -> ok
     end,
     Me = {I, Base, Size, persistent_term:get(Directory)},
-    Rand = rand:seed_s(exsss, {I, Size, 16#b16}),
+    Rand = seed(I),
     case Pings of
         0 ->
             Sink ! {pongs, 0},
@@ -92,10 +99,24 @@ ping({_I, _Base, 1, _Pids}, Rand) ->
     self() ! {ping, self()},
     Rand;
 ping({I, Base, Size, Pids}, Rand) ->
-    {R, Rand1} = rand:uniform_s(Size - 1, Rand),   % 1..Size-1 among the others
+    Rand1 = xorshift32(Rand),
+    R = Rand1 rem (Size - 1) + 1,                  % 1..Size-1 among the others
     Target = case Base + R >= I of
                  true -> Base + R + 1;
                  false -> Base + R
              end,
     element(Target, Pids) ! {ping, self()},
     Rand1.
+
+%% A non-zero 32-bit state from the worker's number (Fibonacci hashing).
+seed(I) ->
+    case I * 16#9E3779B9 band 16#FFFFFFFF of
+        0 -> 1;
+        X -> X
+    end.
+
+%% One step of xorshift32; the state stays a non-zero small integer.
+xorshift32(X0) ->
+    X1 = X0 bxor ((X0 bsl 13) band 16#FFFFFFFF),
+    X2 = X1 bxor (X1 bsr 17),
+    X2 bxor ((X2 bsl 5) band 16#FFFFFFFF).

@@ -5,6 +5,9 @@
 %% which sends `Count' increments and then a `get'. Messages from the producer
 %% arrive in order, so the answer covers every increment. The producer passes
 %% the answer to the runner: the check.
+%%
+%% The counter keeps its message queue off its heap
+%% (`{message_queue_data, off_heap}'; see bang.erl).
 -module(counting).
 
 -export([run/1]).
@@ -12,7 +15,7 @@
 -spec run(#{count := non_neg_integer()}) -> [{check, non_neg_integer()}].
 run(#{count := Count}) ->
     Runner = self(),
-    Counter = spawn_link(fun() -> counter(0) end),
+    Counter = spawn_opt(fun() -> counter(0) end, [link, {message_queue_data, off_heap}]),
     spawn_link(fun() -> producer(Count, Counter, Runner) end),
     receive
         {answer, Value} -> [{check, Value}]

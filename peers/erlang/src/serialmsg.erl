@@ -8,6 +8,9 @@
 %% `done' arrives after all its messages. Each receiver counts the `msg'
 %% payloads it gets and, on `done', sends its count to the runner, which sums
 %% the `Pairs' counts: the check.
+%%
+%% The dispatcher, which every generator floods, keeps its message queue off
+%% its heap (`{message_queue_data, off_heap}'; see bang.erl).
 -module(serialmsg).
 
 -export([run/1]).
@@ -16,7 +19,7 @@
           [{check, non_neg_integer()}].
 run(#{pairs := Pairs, messages := Messages}) ->
     Runner = self(),
-    Dispatcher = spawn_link(fun dispatcher/0),
+    Dispatcher = spawn_opt(fun dispatcher/0, [link, {message_queue_data, off_heap}]),
     lists:foreach(
       fun(_) ->
               Receiver = spawn_link(fun() -> receiver(0, Runner) end),

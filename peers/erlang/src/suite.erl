@@ -1,8 +1,9 @@
 %% @doc Entry point of the Erlang/OTP suite: `suite:main/1' gets the argument
 %% strings, validates them with `suite_args', runs the benchmark and prints the
-%% one result line. The run template is
+%% one result line. The run template is `peers/erlang/run N BENCH ARGS',
+%% which execs
 %%
-%%   erl -noshell -noinput +S N:N +P 4194304 -pa peers/erlang/ebin
+%%   erl -noshell -noinput +S N:N [+P LIMIT] -pa peers/erlang/ebin
 %%       -run suite main -extra BENCH NAME=VALUE ...
 %%
 %% erl hands everything after `-extra' over verbatim (`main/0' reads it),
@@ -11,15 +12,22 @@
 %%
 %% The benchmark runs in its own process, the runner, watched by a monitor:
 %% the runner calls `Bench:run(Params)', sends the result back and then exits
-%% with reason `shutdown', so that every process it linked (rings, workers,
-%% trees) goes down with it. If the runner ends any other way (a crash
-%% anywhere in the linked processes reaches it through its links), the main
+%% with reason `shutdown', so that every process it linked (rings, workers)
+%% goes down with it. If the runner ends any other way (a crash in a linked
+%% process reaches it through its link; a tree process that cannot spawn
+%% sends it the reason, and it raises it), the main
 %% process sees the `DOWN' message, prints one error line and halts with 1.
 %% A guard timer (default one hour, `SUITE_TIMEOUT_SECS' to change it) ends a
 %% run that stops making progress, so the program never hangs.
 %%
+%% The work time, `seconds=S' in the result line, is read from the
+%% monotonic clock just before the runner is spawned (the benchmark's first
+%% process) and again when its result arrives; it leaves out the VM's boot,
+%% loading the code and halting.
+%%
 %% Exit statuses: 0 success, 1 failure during the run, 2 bad input.
-%% The only line on standard output is `result bench=NAME check=VALUE ...'.
+%% The only line on standard output is
+%% `result bench=NAME check=VALUE [counts=...] seconds=S'.
 -module(suite).
 
 -export([main/0, main/1, run/2, run_args/1, result_line/2]).
@@ -62,13 +70,14 @@ run_args(Args) ->
     end.
 
 %% @doc Runs one benchmark in a monitored runner process and formats its
-%% result line. The benchmark's module has the benchmark's name and exports
-%% `run/1', which returns `[{check, V} | Extra]' (values: integers, binaries
-%% or lists of integers).
+%% result line, work time included. The benchmark's module has the
+%% benchmark's name and exports `run/1', which returns `[{check, V} | Extra]'
+%% (values: integers, binaries or lists of integers).
 -spec run(suite_args:bench(), suite_args:params()) -> {ok, string()} | {error, term()}.
 run(Bench, Params) ->
     Parent = self(),
     Tag = make_ref(),
+    Start = erlang:monotonic_time(),
     {Runner, Monitor} =
         spawn_monitor(fun() ->
                               Result = Bench:run(Params),
@@ -77,8 +86,10 @@ run(Bench, Params) ->
                       end),
     receive
         {Tag, Result} ->
+            Seconds = erlang:convert_time_unit(erlang:monotonic_time() - Start,
+                                               native, nanosecond) / 1.0e9,
             erlang:demonitor(Monitor, [flush]),
-            {ok, result_line(Bench, Result)};
+            {ok, result_line(Bench, Result ++ [{seconds, Seconds}])};
         {'DOWN', Monitor, process, Runner, Reason} ->
             {error, Reason}
     after timeout_ms() ->
@@ -93,8 +104,10 @@ result_line(Bench, Pairs) ->
     lists:flatten(["result bench=", atom_to_list(Bench),
                    [[" ", atom_to_list(K), "=", value(V)] || {K, V} <- Pairs]]).
 
-%% An integer, a binary (printed as is) or a list of integers (comma-joined).
+%% An integer, a float (seconds: nine decimals), a binary (printed as is) or a
+%% list of integers (comma-joined).
 value(V) when is_integer(V) -> integer_to_list(V);
+value(V) when is_float(V) -> float_to_list(V, [{decimals, 9}]);
 value(V) when is_binary(V) -> binary_to_list(V);
 value(L) when is_list(L) -> lists:join(",", [integer_to_list(I) || I <- L]).
 

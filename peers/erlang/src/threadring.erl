@@ -6,10 +6,11 @@
 %% pid spawned before it as its successor (Actors' successor is process 1),
 %% and finally process 1 learns that its successor is process 2.
 %%
-%% Process 1 gets the token `Hops'. A process that receives token T > 0 sends
-%% T - 1 to its successor and waits for the next token; the one that receives
-%% 0 sends its own id to the runner, which is the check. All ring processes
-%% are linked to the runner and go down when it exits.
+%% Process 1 gets the token `Hops'. The token is a bare integer, the cheapest
+%% message there is (nothing to allocate or copy). A process that receives
+%% T > 0 sends T - 1 to its successor and waits for the next token; the one
+%% that receives 0 sends its own id to the runner, which is the check. All
+%% ring processes are linked to the runner and go down when it exits.
 -module(threadring).
 
 -export([run/1]).
@@ -21,16 +22,16 @@ run(#{actors := Actors, hops := Hops}) ->
     Second = lists:foldl(fun(Id, Next) -> spawn_link(fun() -> node(Id, Next, Runner) end) end,
                          First, lists:seq(Actors, 2, -1)),
     First ! {next, Second},
-    First ! {token, Hops},
+    First ! Hops,
     receive
         {received_zero, Id} -> [{check, Id}]
     end.
 
 node(Id, Next, Runner) ->
     receive
-        {token, 0} ->
+        0 ->
             Runner ! {received_zero, Id};
-        {token, T} ->
-            Next ! {token, T - 1},
+        T ->
+            Next ! T - 1,
             node(Id, Next, Runner)
     end.

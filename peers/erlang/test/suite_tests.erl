@@ -6,7 +6,7 @@
 %%   `suite:run_args/1', and its check must match.
 %% - The argument rules of suite_args: every error shape, exact messages.
 %% - The program as a process (a child `erl'): a result gives exit 0 and one
-%%   stdout line; bad input gives exit 2, nothing on stdout and one stderr line
+%%   stdout line with a positive `seconds=' at 1 and 2 schedulers; bad input gives exit 2, nothing on stdout and one stderr line
 %%   naming the benchmark, the parameter and the value; a run that cannot
 %%   finish in time exits 1.
 -module(suite_tests).
@@ -40,11 +40,19 @@ vector(Line) ->
      {timeout, 300,
       fun() ->
               {ok, Result} = suite:run_args(Args),
-              ["result", "bench=" ++ Bench, "check=" ++ Got | Extra] =
+              ["result", "bench=" ++ Bench, "check=" ++ Got | Rest] =
                   string:lexemes(Result, " "),
               ?assertEqual(Check, Got),
-              check_extra(Bench, Got, Extra)
+              ["seconds=" ++ Seconds | RevExtra] = lists:reverse(Rest),
+              ?assert(positive_seconds(Seconds)),
+              check_extra(Bench, Got, lists:reverse(RevExtra))
       end}}.
+
+%% `seconds=' holds a positive decimal number.
+positive_seconds(Text) ->
+    try binary_to_float(list_to_binary(Text)) > 0.0
+    catch error:badarg -> false
+    end.
 
 %% Chameneos also prints the counts, one per creature, summing to the check.
 check_extra("chameneos", Check, ["counts=" ++ Counts]) ->
@@ -55,7 +63,7 @@ check_extra(_Bench, _Check, Extra) ->
 
 chameneos_counts_per_creature_test() ->
     {ok, Line} = suite:run_args(["chameneos", "creatures=7", "meetings=1000"]),
-    "counts=" ++ Counts = lists:last(string:lexemes(Line, " ")),
+    ["counts=" ++ Counts] = [F || "counts=" ++ _ = F <- string:lexemes(Line, " ")],
     ?assertEqual(7, length(string:lexemes(Counts, ","))).
 
 defaults_are_the_quick_values_test() ->
@@ -151,21 +159,25 @@ first_bad_argument_decides_test() ->
 
 %%% The program as a process.
 
-%% Runs the suite in a child `erl' with one scheduler, arguments after
-%% `-extra' (the run template: erl passes them on verbatim); returns
-%% {ExitStatus, Stdout, Stderr}.
+%% Runs the suite as the harness does, through the run script (which execs
+%% `erl' with N schedulers and the arguments after `-extra'), with one
+%% scheduler unless told; returns {ExitStatus, Stdout, Stderr}.
 program(Args) ->
     program(Args, "").
 
 program(Args, Env) ->
-    Ebin = filename:dirname(code:which(suite)),
-    Erl = filename:join([code:root_dir(), "bin", "erl"]),
-    Cmd = lists:flatten([Env, " ", quote(Erl),
-                         " -noshell -noinput +S 1:1 -pa ", quote(Ebin),
-                         " -run suite main -extra", [[" ", quote(A)] || A <- Args]]),
+    program(Args, Env, 1).
+
+program(Args, Env, Schedulers) ->
+    Cmd = lists:flatten([Env, " ", quote(run_script()), " ", integer_to_list(Schedulers),
+                         [[" ", quote(A)] || A <- Args]]),
     {Status, Out} = shell(Cmd ++ " 2>/dev/null"),
     {Status, Err} = shell(Cmd ++ " 2>&1 >/dev/null"),
     {Status, Out, Err}.
+
+%% peers/erlang/run, beside the ebin directory the suite was loaded from.
+run_script() ->
+    filename:join(filename:dirname(filename:dirname(code:which(suite))), "run").
 
 shell(Cmd) ->
     Port = open_port({spawn_executable, "/bin/sh"},
@@ -180,12 +192,18 @@ collect(Port, Acc) ->
 
 quote(S) -> "'" ++ S ++ "'".
 
+%% One result line, its work time positive, at 1 and 2 schedulers.
 program_prints_one_result_line_test_() ->
-    {timeout, 60,
-     fun() ->
-             ?assertEqual({0, "result bench=pingpong check=3\n", ""},
-                          program(["pingpong", "pings=3"]))
-     end}.
+    [{"+S " ++ integer_to_list(S),
+      {timeout, 60,
+       fun() ->
+               {Status, Out, Err} = program(["pingpong", "pings=3"], "", S),
+               ?assertEqual({0, ""}, {Status, Err}),
+               ["result bench=pingpong check=3 seconds=" ++ Seconds, ""] =
+                   string:split(Out, "\n", all),
+               ?assert(positive_seconds(Seconds))
+       end}}
+     || S <- [1, 2]].
 
 bad_input_exits_2_with_one_stderr_line_test_() ->
     Cases = [{["fannkuch", "n=13"], ["fannkuch", "n=13"]},
@@ -216,4 +234,55 @@ run_past_its_time_exits_1_test_() ->
              ?assertEqual(1, Status),
              ?assertEqual("", Out),
              ?assertNotEqual(nomatch, string:find(Err, "error: counting: run failed"))
+     end}.
+
+%%% The run script's process limit: +P only for runs that need it.
+
+%% The erl command line the run script would exec for these arguments.
+command_of(Args) ->
+    {0, Out} = shell(lists:flatten(["ERLANG_PEER_PRINT_COMMAND=1 ", quote(run_script()),
+                                    [[" ", quote(A)] || A <- Args]])),
+    string:trim(Out, trailing, "\n").
+
+process_limit_test_() ->
+    Limit = fun(Args) ->
+                    case string:split(command_of(Args), " +P ") of
+                        [_] -> default;
+                        [_, Rest] -> list_to_integer(hd(string:lexemes(Rest, " ")))
+                    end
+            end,
+    [?_assertEqual(default, Limit(["1", "pingpong"])),
+     ?_assertEqual(default, Limit(["2", "skynet"])),                      % 111,111
+     ?_assertEqual(default, Limit(["2", "spreading", "depth=16"])),       % 131,071
+     ?_assertEqual(default, Limit(["2", "fibtree", "n=25"])),             % 150,049
+     ?_assertEqual(default, Limit(["2", "threadring", "actors=abc"])),    % left to suite_args
+     ?_assertEqual(1111111 + 1000, Limit(["2", "skynet", "size=1000000"])),
+     ?_assertEqual(1048575 + 1000, Limit(["2", "spreading", "depth=19"])),
+     ?_assertEqual(1664079 + 1000, Limit(["2", "fibtree", "n=30"])),
+     ?_assertEqual(1048575 + 1000, Limit(["1", "spreading", "depth=0019"])), % decimal
+     ?_assertEqual(300000 + 1000, Limit(["1", "threadring", "hops=5", "actors=300000"])),
+     ?_assertEqual(4194304, Limit(["1", "bang", "senders=999999999"])),
+     ?_assertEqual(4194304, Limit(["1", "fibtree", "n=32"])),
+     ?_assertEqual("erl -noshell -noinput +S 2:2 -pa " ++
+                       filename:join(filename:dirname(run_script()), "ebin") ++
+                       " -run suite main -extra threadring hops=-1 +S",
+                   command_of(["2", "threadring", "hops=-1", "+S"]))].
+
+%% The trees, and only they, start their processes with a smaller heap.
+tree_heap_test_() ->
+    HasHms = fun(Args) -> string:find(command_of(Args), " +hms 38 ") =/= nomatch end,
+    [?_assert(HasHms(["1", "fibtree"])),
+     ?_assert(HasHms(["2", "skynet", "size=1000000"])),
+     ?_assert(HasHms(["2", "spreading"])),
+     ?_assertNot(HasHms(["1", "threadring"])),
+     ?_assertNot(HasHms(["1", "big"])),
+     ?_assertNot(HasHms(["1"]))].
+
+%% A run with more processes than the default limit (262,144) finishes.
+run_above_the_default_process_limit_test_() ->
+    {timeout, 120,
+     fun() ->
+             {Status, Out, _Err} = program(["threadring", "actors=300000", "hops=1"]),
+             ?assertEqual(0, Status),
+             ?assertMatch("result bench=threadring check=2 seconds=" ++ _, Out)
      end}.
