@@ -59,7 +59,18 @@
 //! automatic placement from what the runtime observes ([`auto`]).
 //!
 //! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
-//! [`placement`].
+//! [`placement`], and [`SpawnOptions`] for spawning with a bounded mailbox.
+//!
+//! # Bounded mailboxes and backpressure
+//!
+//! Mailboxes are unbounded unless an actor is spawned with a capacity
+//! ([`SpawnOptions::capacity`]). Then each sender chooses what a full mailbox means to it
+//! ([`Addr`] has the table): [`Addr::try_send`] gives the message back,
+//! [`Addr::send_async`] (async code) and [`Addr::send_blocking`] (plain threads) wait for
+//! room, and inside a handler [`Context::send`] delivers and *mutes* the sending actor
+//! until the receiver has drained, so a fast producer slows to its consumer's pace
+//! without blocking a worker. An actor that uses none of this pays nothing for it on its
+//! messages (`docs/performance.md`).
 //!
 //! # Layers
 //!
@@ -70,10 +81,10 @@
 //! | layer | knows | what it is |
 //! |---|---|---|
 //! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
-//! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits |
+//! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
-//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop and garbage collection; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop, garbage collection and muting (a yielding send found a full mailbox); it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
 //! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
@@ -106,7 +117,7 @@ mod sync;
 mod system;
 mod task;
 
-pub use actor::{Actor, Addr, Context, SendError};
+pub use actor::{Actor, Addr, Context, SendError, Sending, SpawnOptions, TrySendError};
 pub use cell::PanicReport;
 pub use config::ConfigError;
 pub use metrics::{Metrics, WorkerMetrics};

@@ -43,9 +43,14 @@
 //!   actor, or comes back to its sender, or is dropped right away; and the running path
 //!   pays one more bit test, on the push that found the actor idle.
 //!
+//! * **Capacity.** A bounded mailbox counts its messages beside this list, in
+//!   [`capacity`]; the list itself is the same for every actor.
+//!
 //! The loom models at the bottom of this file check push, pop and mark-idle, the
 //! idle-to-scheduled hand-off, and pushes racing a close, under every interleaving
 //! (`RUSTFLAGS="--cfg loom"`).
+
+pub(crate) mod capacity;
 
 use std::mem::MaybeUninit;
 use std::ptr;

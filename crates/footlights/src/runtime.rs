@@ -16,8 +16,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport};
+use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport, Refused};
 use crate::census::Census;
+use crate::mailbox::capacity::Capacity;
 use crate::placement::{self, Placement, PlacementMode, Policy};
 use crate::scheduler::{Home, Scheduled, Scheduler, release_after_shutdown};
 
@@ -56,17 +57,19 @@ pub(crate) trait Bound: Behaviour<Env = Arc<Shared>, Node = Node<Self>> {}
 
 impl<B: Behaviour<Env = Arc<Shared>, Node = Node<B>>> Bound for B {}
 
-/// Spawns `actor` on the system of `shared`, where `placement` says, and schedules it.
-/// Returns its node, counted as one address.
+/// Spawns `actor` on the system of `shared`, where `placement` says, with a bounded
+/// mailbox of `capacity` messages if there is one, and schedules it. Returns its node,
+/// counted as one address.
 pub(crate) fn spawn<B: Bound>(
     shared: &Arc<Shared>,
     actor: B,
     placement: &Placement,
+    capacity: Option<usize>,
 ) -> Arc<Node<B>> {
     let (target, movable) = placement::resolve(&shared.sched, shared.policy, placement);
     let node = Arc::new(Scheduled::new(
         Home::new(target, movable),
-        ActorCell::new(actor, Arc::clone(shared)),
+        ActorCell::new(actor, Arc::clone(shared), capacity),
     ));
     let entry = Arc::as_ptr(&node).cast::<()>();
     // SAFETY: `current_pool_index` names the calling thread's own pool stage, if any. The
@@ -124,14 +127,59 @@ unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
 /// down (then the letter comes back), and schedules the actor if the push woke it.
 #[inline]
 pub(crate) fn deliver<B: Bound>(node: &Arc<Node<B>>, letter: Letter<B>) -> Result<(), Letter<B>> {
+    send_with(
+        node,
+        letter,
+        |l| l,
+        |cell, l| cell.deliver(l).map(|woke| (woke, ())),
+    )
+}
+
+/// Delivers `msg` as [`deliver`] does, unless the actor's bounded mailbox is full.
+pub(crate) fn try_deliver<B: Bound>(
+    node: &Arc<Node<B>>,
+    msg: B::Msg,
+) -> Result<(), Refused<B::Msg>> {
+    send_with(node, msg, Refused::Stopped, |cell, m| {
+        cell.try_deliver(m).map(|woke| (woke, ()))
+    })
+}
+
+/// Delivers `msg` as [`deliver`] does, and returns the actor's capacity if its bounded
+/// mailbox was already full (the sender is muted on it).
+pub(crate) fn deliver_yielding<B: Bound>(
+    node: &Arc<Node<B>>,
+    msg: B::Msg,
+) -> Result<Option<Arc<Capacity>>, B::Msg> {
+    send_with(node, msg, |m| m, ActorCell::deliver_yielding)
+}
+
+/// The send path every way of sending shares: refused (`shut`) once the system has shut
+/// down, else pushed by `push`, whose first result says whether the push woke the actor;
+/// then the scheduler counts the send and schedules the actor if it woke.
+#[inline(always)]
+fn send_with<B: Bound, M, T, E>(
+    node: &Arc<Node<B>>,
+    msg: M,
+    shut: impl FnOnce(M) -> E,
+    push: impl FnOnce(&ActorCell<B>, M) -> Result<(bool, T), E>,
+) -> Result<T, E> {
     let sched = &node.cell().env().sched;
     if sched.is_shutdown() {
-        return Err(letter);
+        return Err(shut(msg));
     }
-    let woke = node.cell().deliver(letter)?;
+    let (woke, out) = push(node.cell(), msg)?;
     // SAFETY: `woke` is what the push said.
     unsafe { node.sent(sched, woke) };
-    Ok(())
+    Ok(out)
+}
+
+/// Schedules the muted actor whose scheduling right `node` is: the mailbox it waited on
+/// has drained (see the cell's `mute` module).
+pub(crate) fn resume<B: Bound>(node: Arc<Node<B>>) {
+    let sched = Arc::clone(&node.cell().env().sched);
+    let site = node.home().target();
+    sched.schedule(node, site);
 }
 
 /// An address of `node`'s actor was dropped: counts it, and schedules the actor if the

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::actor::{Actor, Addr};
+use crate::actor::{Actor, Addr, SpawnOptions};
 use crate::auto::{self, Auto};
 use crate::cell::PanicReport;
 use crate::census::Census;
@@ -251,6 +251,12 @@ impl System {
     /// Spawns an actor where `placement` says; see [`Placement`].
     pub fn spawn_placed<A: Actor>(&self, actor: A, placement: Placement) -> Addr<A> {
         Addr::spawn(&self.shared, actor, &placement)
+    }
+
+    /// Spawns an actor with `options`: where it runs and whether its mailbox is bounded;
+    /// see [`SpawnOptions`].
+    pub fn spawn_with<A: Actor>(&self, actor: A, options: SpawnOptions) -> Addr<A> {
+        Addr::spawn_with(&self.shared, actor, &options)
     }
 
     /// The scheduler kind.

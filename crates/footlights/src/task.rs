@@ -31,6 +31,9 @@ pub(crate) enum TurnEnd {
     /// The actor must stop: it asked to, a handler panicked, or nothing can reach it any
     /// more. The scheduler calls [`Run::stop`] next.
     Stop,
+    /// The actor is muted: a yielding send found a full mailbox. The scheduler calls
+    /// [`Run::wait`] next.
+    Wait,
     /// The batch was used up: the actor may have more to do and goes back in a run queue.
     Yield,
     /// The mailbox looked empty: the scheduler tries [`Run::mark_idle`].
@@ -70,4 +73,14 @@ pub(crate) trait Run<N>: Send + Sync + 'static {
 
     /// Whether the actor has stopped.
     fn is_stopped(&self) -> bool;
+
+    /// Hands a muted actor's scheduling right (`me`, the run queue's reference, which the
+    /// cell clones) to the mailbox it waits on, which schedules it again once it has
+    /// drained; `false` if the actor must go on instead and stay scheduled (requeued).
+    ///
+    /// # Safety
+    /// Only the worker that ran the actor's last turn may call this, once, after that turn
+    /// ended with [`TurnEnd::Wait`]. On `true` the actor may run elsewhere at once, so the
+    /// caller must drop its reference without touching the actor.
+    unsafe fn wait(&self, me: &Arc<N>) -> bool;
 }

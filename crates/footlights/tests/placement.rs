@@ -7,15 +7,16 @@
 #![cfg(not(loom))]
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use footlights::{
     Actor, Addr, Context, Placement, PlacementMode, Policy, ReplyTo, SchedulerKind, Site, System,
 };
 
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
+use common::{PATIENCE, block, quiet};
 
 fn system(threads: usize, kind: SchedulerKind) -> System {
     System::builder()
@@ -25,13 +26,6 @@ fn system(threads: usize, kind: SchedulerKind) -> System {
         .policy(Policy::Task)
         .build()
         .expect("a system starts")
-}
-
-fn quiet(system: &System) {
-    assert!(
-        system.wait_quiescent_timeout(PATIENCE),
-        "the system did not become quiescent"
-    );
 }
 
 /// Waits until `f` holds, or fails the test after `PATIENCE`.
@@ -236,20 +230,6 @@ fn the_stages_scheduler_spreads_actors_round_robin_and_never_steals() {
     assert!(system.metrics().workers.iter().all(|w| w.steals == 0));
 }
 
-/// Blocks in its handler until the test lets it go.
-struct Blocker {
-    gate: mpsc::Receiver<()>,
-    entered: mpsc::Sender<()>,
-}
-
-impl Actor for Blocker {
-    type Msg = ();
-    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
-        let _ = self.entered.send(());
-        let _ = self.gate.recv_timeout(PATIENCE);
-    }
-}
-
 /// Answers a ping with a pong.
 struct Echo;
 impl Actor for Echo {
@@ -263,14 +243,8 @@ impl Actor for Echo {
 fn a_blocking_actor_on_its_own_stage_does_not_stall_others() {
     // One pool worker: if the blocker ran there, nothing else could run until it returned.
     let system = system(1, SchedulerKind::Steal);
-    let (open, gate) = mpsc::channel();
-    let (entered, inside) = mpsc::channel();
-    let blocker = system.spawn_placed(Blocker { gate, entered }, Placement::Dedicated);
+    let (blocker, open) = block(&system, Placement::Dedicated);
     assert_eq!(blocker.site(), Site::Dedicated);
-    blocker.send(()).expect("blocker alive");
-    inside
-        .recv_timeout(PATIENCE)
-        .expect("the blocker is inside");
     let echo = system.spawn(Echo);
     for n in 0..1_000 {
         let answer = echo

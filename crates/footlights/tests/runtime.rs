@@ -10,21 +10,8 @@ use std::time::Duration;
 
 use footlights::{Actor, Addr, Context, ReplyTo, System};
 
-const PATIENCE: Duration = Duration::from_secs(60);
-
-fn system(threads: usize) -> System {
-    System::builder()
-        .threads(threads)
-        .build()
-        .expect("a system starts")
-}
-
-fn quiet(system: &System) {
-    assert!(
-        system.wait_quiescent_timeout(PATIENCE),
-        "the system did not become quiescent"
-    );
-}
+mod common;
+use common::{PATIENCE, quiet, system};
 
 /// Records, per sender, every sequence number it receives, and checks the order.
 #[derive(Default)]

@@ -3,15 +3,31 @@
 //! An [`Addr`] is a counted reference to the actor's cell. Sending pushes onto the lock-free
 //! mailbox and, if the push found the actor idle, schedules it; nothing else is allocated
 //! and no lock is taken. Dropping the last address of an idle actor lets it be collected.
+//!
+//! # Sending to a bounded mailbox
+//!
+//! An actor spawned with a capacity ([`crate::SpawnOptions::capacity`]) has a bounded
+//! mailbox. Each way of sending chooses what happens when it is full:
+//!
+//! | method | where | when the mailbox is full |
+//! |---|---|---|
+//! | [`Addr::try_send`] | anywhere | fails, giving the message back ([`TrySendError::Full`]) |
+//! | [`crate::Context::send`] | in a handler | delivers, and mutes the sending actor until the mailbox has drained |
+//! | [`Addr::send`], [`Addr::ask`] | anywhere | delivers past the capacity: it never refuses or waits |
+//!
+//! Replies an actor asked for ([`crate::Context::reply_to`]) and continuations
+//! ([`crate::Context::then`]) are delivered past the capacity too: the actor asked for
+//! them. So the capacity bounds what the senders that choose to feel it put in the
+//! mailbox; unbounded mailboxes (the default) behave the same for every method.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use super::Actor;
 use super::context::Call;
-use crate::cell::Envelope;
+use super::{Actor, SpawnOptions};
+use crate::cell::{Envelope, Refused};
 use crate::placement::{Anchor, Placement, Site};
 use crate::reply::{self, Reply, ReplyTo};
 use crate::runtime::{self, Node, Shared};
@@ -68,13 +84,88 @@ impl<M> fmt::Display for SendError<M> {
 
 impl<M> std::error::Error for SendError<M> {}
 
+/// A message [`Addr::try_send`] could not deliver; the message is inside.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum TrySendError<M> {
+    /// The actor's bounded mailbox is full.
+    Full(M),
+    /// The actor has stopped (or its system has shut down).
+    Stopped(M),
+}
+
+impl<M> TrySendError<M> {
+    /// The message that was not delivered.
+    pub fn into_inner(self) -> M {
+        match self {
+            TrySendError::Full(m) | TrySendError::Stopped(m) => m,
+        }
+    }
+
+    /// Whether the mailbox was full (rather than the actor stopped).
+    pub fn is_full(&self) -> bool {
+        matches!(self, TrySendError::Full(_))
+    }
+}
+
+impl<M> fmt::Debug for TrySendError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TrySendError::Full(_) => "Full(..)",
+            TrySendError::Stopped(_) => "Stopped(..)",
+        })
+    }
+}
+
+impl<M> fmt::Display for TrySendError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TrySendError::Full(_) => "the actor's mailbox is full; the message was not delivered",
+            TrySendError::Stopped(_) => "the actor has stopped; the message was not delivered",
+        })
+    }
+}
+
+impl<M> std::error::Error for TrySendError<M> {}
+
+impl<M> From<Refused<M>> for TrySendError<M> {
+    fn from(refused: Refused<M>) -> Self {
+        match refused {
+            Refused::Full(m) => TrySendError::Full(m),
+            Refused::Stopped(m) => TrySendError::Stopped(m),
+        }
+    }
+}
+
 impl<A: Actor> Addr<A> {
     /// Spawns `actor` on the system of `shared` where `placement` says, and returns its
     /// first address.
     pub(crate) fn spawn(shared: &Arc<Shared>, actor: A, placement: &Placement) -> Self {
         Addr {
-            node: ManuallyDrop::new(runtime::spawn(shared, actor, placement)),
+            node: ManuallyDrop::new(runtime::spawn(shared, actor, placement, None)),
         }
+    }
+
+    /// Spawns `actor` on the system of `shared` with `options`, and returns its first
+    /// address.
+    pub(crate) fn spawn_with(shared: &Arc<Shared>, actor: A, options: &SpawnOptions) -> Self {
+        Addr {
+            node: ManuallyDrop::new(runtime::spawn(
+                shared,
+                actor,
+                &options.placement,
+                options.capacity,
+            )),
+        }
+    }
+
+    /// The actor's node.
+    pub(crate) fn node(&self) -> &Arc<Node<A>> {
+        &self.node
+    }
+
+    /// The actor's node as a bare pointer, to tell actors apart across types.
+    pub(crate) fn node_ptr(&self) -> *const () {
+        Arc::as_ptr(&self.node).cast()
     }
 
     /// Makes a new address for a node (counts it).
@@ -95,6 +186,44 @@ impl<A: Actor> Addr<A> {
                 unreachable!("a message comes back as it went")
             }
         })
+    }
+
+    /// Sends `msg` unless the actor's bounded mailbox is full; fails, giving `msg` back, if
+    /// it is full or the actor has stopped. To an unbounded mailbox (the default) it is
+    /// [`Addr::send`].
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, SpawnOptions, System, TrySendError};
+    ///
+    /// struct Sink;
+    /// impl Actor for Sink {
+    ///     type Msg = u32;
+    ///     fn handle(&mut self, _: &mut Context<Self>, _: u32) {}
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(1).build()?;
+    /// let sink = system.spawn_with(Sink, SpawnOptions::new().capacity(4));
+    /// // Sent faster than the sink handles them, some come back.
+    /// let mut full = 0;
+    /// for n in 0..1000 {
+    ///     match sink.try_send(n) {
+    ///         Ok(()) => {}
+    ///         Err(TrySendError::Full(back)) => { assert_eq!(back, n); full += 1; }
+    ///         Err(TrySendError::Stopped(_)) => unreachable!("the sink runs"),
+    ///     }
+    /// }
+    /// system.wait_quiescent();
+    /// assert_eq!(sink.messages_handled() + full, 1000, "each message handled or given back");
+    /// # Ok(()) }
+    /// ```
+    pub fn try_send(&self, msg: A::Msg) -> Result<(), TrySendError<A::Msg>> {
+        runtime::try_deliver(&self.node, msg).map_err(TrySendError::from)
+    }
+
+    /// The capacity of the actor's bounded mailbox, or `None` if it is unbounded.
+    pub fn capacity(&self) -> Option<usize> {
+        self.node.cell().capacity().map(|c| c.limit())
     }
 
     /// Sends a request built by `make` around a fresh [`ReplyTo`], and returns the

@@ -1,18 +1,19 @@
-//! The context a handler runs in: its own address, spawning, stopping, and continuing on
-//! replies; and the binding of every [`Actor`] to the cell's [`Behaviour`].
+//! The context a handler runs in: its own address, spawning, stopping, sending with
+//! backpressure, and continuing on replies; and the binding of every [`Actor`] to the
+//! cell's [`Behaviour`].
 //!
-//! The cell runs behaviours, whose hooks get a [`Turn`]: the running actor's node and its
-//! stop flag. A [`Context`] is that turn seen through the public API; the binding at the
-//! bottom of this file copies the turn into a context for each hook and the stop flag back
-//! out, which compiles to nothing once inlined.
+//! The cell runs behaviours, whose hooks get a [`Turn`]: the running actor's node and
+//! whether its turn goes on. A [`Context`] is that turn seen through the public API; the
+//! binding at the bottom of this file copies the turn into a context for each hook and
+//! the turn's one byte back out, which compiles to nothing once inlined.
 
 use std::sync::Arc;
 
-use super::{Actor, Addr};
-use crate::cell::{Behaviour, Turn};
+use super::{Actor, Addr, SendError, SpawnOptions};
+use crate::cell::{Behaviour, Halt, Turn};
 use crate::placement::Placement;
 use crate::reply::{Canceled, Reply, ReplyTo};
-use crate::runtime::{Node, Shared};
+use crate::runtime::{self, Node, Shared};
 
 /// A continuation run with the actor's state, like a message (see [`Context::then`]).
 pub(crate) type Call<A> = Box<dyn for<'c> FnOnce(&mut A, &mut Context<'c, A>) + Send>;
@@ -45,7 +46,7 @@ pub(crate) type Call<A> = Box<dyn for<'c> FnOnce(&mut A, &mut Context<'c, A>) + 
 /// ```
 pub struct Context<'a, A: Actor> {
     me: &'a Arc<Node<A>>,
-    stopping: bool,
+    halt: Halt,
 }
 
 impl<'a, A: Actor> Context<'a, A> {
@@ -70,15 +71,104 @@ impl<'a, A: Actor> Context<'a, A> {
         Addr::spawn(self.shared(), actor, &placement)
     }
 
+    /// Spawns a new actor with `options`: where it runs and whether its mailbox is bounded;
+    /// see [`SpawnOptions`].
+    pub fn spawn_with<B: Actor>(&self, actor: B, options: SpawnOptions) -> Addr<B> {
+        Addr::spawn_with(self.shared(), actor, &options)
+    }
+
     /// Stops this actor after the current message: its `stopped` hook runs, its state is
     /// dropped, and later sends to it fail.
     pub fn stop(&mut self) {
-        self.stopping = true;
+        self.halt = Halt::Stop;
     }
 
     /// Whether [`Context::stop`] was called (or the actor is stopping).
     pub fn is_stopping(&self) -> bool {
-        self.stopping
+        self.halt == Halt::Stop
+    }
+
+    /// Sends `msg` to `to` with backpressure: the *yielding* send of a handler.
+    ///
+    /// The message is always delivered (it fails, giving the message back, only if `to`
+    /// has stopped). If `to` has a bounded mailbox that was already full, this actor is
+    /// *muted*: its turn ends when the running handler returns, and it handles nothing more
+    /// until `to` has drained to half its capacity; then it goes on where it left off, its
+    /// own messages kept in order in its mailbox. A handler cannot wait inside itself
+    /// without blocking its worker; ending its turn is how it waits, and it lets the worker
+    /// run the receiver, so even one worker never deadlocks.
+    ///
+    /// So `to` holds at most its capacity plus what muted senders sent in the handlers that
+    /// muted them: a producer that sends a bounded number of messages per handler (checking
+    /// [`Context::is_muted`] in a loop, or sending one per message) runs at its consumer's
+    /// pace. To get the message back instead when the mailbox is full, use
+    /// [`Addr::try_send`]. A send to an unbounded mailbox, or to this actor itself, never
+    /// mutes; nor does one whose own mailbox others are waiting on (an actor that must drain
+    /// keeps running, so that two actors never wait on each other).
+    ///
+    /// ```
+    /// use footlights::{Actor, Addr, Context, ReplyTo, SpawnOptions, System};
+    ///
+    /// /// Counts, slowly, what it receives.
+    /// struct Consumer { got: u64 }
+    /// enum Msg { Item, Total(ReplyTo<u64>) }
+    /// impl Actor for Consumer {
+    ///     type Msg = Msg;
+    ///     fn handle(&mut self, _: &mut Context<Self>, msg: Msg) {
+    ///         match msg {
+    ///             Msg::Item => self.got += 1,
+    ///             Msg::Total(r) => { let _ = r.send(self.got); }
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// /// Sends `left` items as fast as the consumer allows, then asks for the total.
+    /// struct Producer { left: u64, to: Addr<Consumer>, done: Option<ReplyTo<u64>> }
+    /// struct More;
+    /// impl Actor for Producer {
+    ///     type Msg = More;
+    ///     fn started(&mut self, ctx: &mut Context<Self>) { self.handle(ctx, More) }
+    ///     fn handle(&mut self, ctx: &mut Context<Self>, More: More) {
+    ///         while self.left > 0 && !ctx.is_muted() {
+    ///             ctx.send(&self.to, Msg::Item).expect("the consumer runs");
+    ///             self.left -= 1;
+    ///         }
+    ///         if self.left > 0 {
+    ///             // Handled once the consumer has drained: the rest follows then.
+    ///             let _ = ctx.addr().send(More);
+    ///         } else if let Some(done) = self.done.take() {
+    ///             let total = self.to.ask(Msg::Total).expect("the consumer runs");
+    ///             ctx.then(total, move |_, ctx, n| { let _ = done.send(n.unwrap_or(0)); ctx.stop(); });
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(1).build()?;
+    /// let consumer = system.spawn_with(Consumer { got: 0 }, SpawnOptions::new().capacity(16));
+    /// let (done, total) = footlights::reply::pair();
+    /// drop(system.spawn(Producer { left: 10_000, to: consumer, done: Some(done) }));
+    /// assert_eq!(total.wait()?, 10_000);
+    /// # Ok(()) }
+    /// ```
+    pub fn send<B: Actor>(&mut self, to: &Addr<B>, msg: B::Msg) -> Result<(), SendError<B::Msg>> {
+        let Some(capacity) = runtime::deliver_yielding(to.node(), msg).map_err(SendError)? else {
+            return Ok(());
+        };
+        if to.node_ptr() != Arc::as_ptr(self.me).cast() {
+            // SAFETY: a context exists only inside a hook of this actor, run by its consumer.
+            unsafe { self.me.cell().mute_on(capacity) };
+            self.halt.mute();
+        }
+        Ok(())
+    }
+
+    /// Whether a [`Context::send`] of this handler found a full mailbox: the actor's turn
+    /// ends when the handler returns, and it handles nothing more until that mailbox has
+    /// drained. A handler that sends in a loop stops there, and goes on in a later message
+    /// (see the example of [`Context::send`]).
+    pub fn is_muted(&self) -> bool {
+        self.halt == Halt::Mute
     }
 
     /// Number of worker threads in this actor's system.
@@ -193,10 +283,10 @@ impl<A: Actor> Context<'_, A> {
     fn around<'t>(turn: &mut Turn<'t, Node<A>>, hook: impl FnOnce(&mut Context<'t, A>)) {
         let mut ctx = Context {
             me: turn.me,
-            stopping: turn.stopping,
+            halt: turn.halt,
         };
         hook(&mut ctx);
-        turn.stopping = ctx.stopping;
+        turn.halt = ctx.halt;
     }
 }
 
@@ -225,5 +315,9 @@ impl<A: Actor> Behaviour for A {
     #[inline]
     fn stopped(&mut self, turn: &mut Turn<'_, Node<A>>) {
         Context::around(turn, |ctx| Actor::stopped(self, ctx));
+    }
+
+    fn resume(me: Arc<Node<A>>) {
+        runtime::resume(me);
     }
 }

@@ -13,9 +13,13 @@
 
 pub(crate) mod addr;
 pub(crate) mod context;
+pub(crate) mod options;
+pub(crate) mod sending;
 
-pub use addr::{Addr, SendError};
+pub use addr::{Addr, SendError, TrySendError};
 pub use context::Context;
+pub use options::SpawnOptions;
+pub use sending::Sending;
 
 /// An actor: its own state, the messages it accepts, and how it handles them.
 ///

@@ -4,9 +4,9 @@
 //! spawns actors and makes addresses through the whole runtime: scheduler, placement and
 //! system. A cell that called `Actor` directly would import all of that, and every layer
 //! would import every other. So the cell runs a [`Behaviour`] instead: the same hooks,
-//! given a [`Turn`] (the running actor's own handle and its stop flag) in place of a
-//! context. The actor layer implements `Behaviour` for every `Actor`, wrapping the turn
-//! in a `Context` for the duration of each call (two words copied in, one flag copied
+//! given a [`Turn`] (the running actor's own handle and whether its turn goes on) in place
+//! of a context. The actor layer implements `Behaviour` for every `Actor`, wrapping the
+//! turn in a `Context` for the duration of each call (two words copied in, one byte copied
 //! out), and fixes the associated types to the runtime's own: that is where the layers
 //! are bound together, and the cell stays generic over them.
 
@@ -34,15 +34,31 @@ pub(crate) trait Behaviour: Sized + Send + 'static {
     fn call(&mut self, turn: &mut Turn<'_, Self::Node>, call: Self::Call);
     /// Runs once when the actor stops.
     fn stopped(&mut self, turn: &mut Turn<'_, Self::Node>);
+
+    /// Schedules an actor whose scheduling right `me` is: a muted actor resumed by the
+    /// mailbox it waited on (see [`super::mute`]).
+    fn resume(me: Arc<Self::Node>);
 }
 
-/// What a hook gets besides the actor's state: the running actor's own handle, and the
-/// flag that stops it after the hook returns.
+/// What a hook gets besides the actor's state: the running actor's own handle, and
+/// whether its turn goes on after the hook returns.
 pub(crate) struct Turn<'a, N> {
     /// The scheduler's entry holding this cell.
     pub(crate) me: &'a Arc<N>,
-    /// Set to stop the actor once the running hook returns.
-    pub(crate) stopping: bool,
+    /// Whether the turn goes on after the running hook.
+    pub(crate) halt: Halt,
+}
+
+/// Whether a turn goes on after the running hook; one byte, tested once per envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Halt {
+    /// It goes on.
+    Go,
+    /// The actor is muted: a yielding send found a full mailbox (see [`super::mute`]).
+    /// The turn ends, and the actor waits until that mailbox has drained.
+    Mute,
+    /// The actor stops ([`crate::Context::stop`]); this wins over [`Halt::Mute`].
+    Stop,
 }
 
 /// What a cell reports to its system.

@@ -28,10 +28,9 @@
 //!   the future) into the mailbox. The push wakes the actor if it is idle, like a message,
 //!   and the turn polls the future with the actor's state. A future that is woken twice
 //!   before its turn comes is polled once.
-//! * **An optional mailbox capacity** is a count of queued messages kept only by cells
-//!   spawned with one, checked in [`super::ActorCell::deliver`] behind the `stopped` check
-//!   that is already there; cells without a capacity pay that one predictable branch, not
-//!   an atomic.
+//! * **A mailbox capacity** ([`crate::mailbox::capacity`]) counts the messages (not the
+//!   continuations or signals) of cells spawned with one; [`super::ActorCell::deliver`]
+//!   learns that a cell has one from the lifecycle word it tests anyway.
 //!
 //! Signals never count as messages: not as handled, not as dead letters.
 

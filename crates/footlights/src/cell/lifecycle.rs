@@ -20,6 +20,13 @@
 //!   orders the flag before the turn that pops it).
 //! * `STOPPED`: the actor has stopped for good.
 //!
+//! One more bit is no other thread's business, but lives here because the turn reads this
+//! word when it begins: `BOUNDED`, set at spawn for an actor with a bounded mailbox
+//! ([`crate::mailbox::capacity`]). The turn tests it together with `KILLED`, in the same
+//! instruction, and takes a loop that uncounts each message it takes only if it is set;
+//! a send tests it together with the flags that refuse, and counts the message only if
+//! it is set. So a bounded mailbox costs an unbounded actor nothing on either path.
+//!
 //! A send reads the word once, where it used to read a `stopped` flag; a turn reads it
 //! once more. So an actor nobody stops costs what it cost before: one load on each path.
 
@@ -31,6 +38,8 @@ pub(crate) const STOPPING: u32 = 1;
 pub(crate) const KILLED: u32 = 2;
 /// The actor has stopped for good.
 pub(crate) const STOPPED: u32 = 4;
+/// The actor's mailbox is bounded (set at spawn, never changed).
+pub(crate) const BOUNDED: u32 = 8;
 
 /// The flags that refuse a send.
 const REFUSES: u32 = STOPPING | KILLED | STOPPED;
@@ -41,15 +50,29 @@ const ATTEND: u32 = KILLED;
 pub(crate) struct Life(AtomicU32);
 
 impl Life {
-    /// A live actor's word: no flag set.
-    pub(crate) fn new() -> Life {
-        Life(AtomicU32::new(0))
+    /// A live actor's word: no flag set but `BOUNDED` if its mailbox is `bounded`.
+    pub(crate) fn new(bounded: bool) -> Life {
+        Life(AtomicU32::new(if bounded { BOUNDED } else { 0 }))
+    }
+
+    /// What a turn must know when it begins: `KILLED` and `BOUNDED`, if set. One load
+    /// and, for an actor neither killed nor bounded, one test that finds nothing.
+    #[inline]
+    pub(crate) fn at_turn(&self) -> u32 {
+        self.0.load(Ordering::Relaxed) & (ATTEND | BOUNDED)
     }
 
     /// Whether sends are refused (the actor stops, or has stopped).
     #[inline]
     pub(crate) fn refuses(&self) -> bool {
         self.0.load(Ordering::Acquire) & REFUSES != 0
+    }
+
+    /// Whether a send must look further than the plain push: it is refused, or the
+    /// mailbox is bounded. The same load and test as [`Life::refuses`].
+    #[inline]
+    pub(crate) fn refuses_or_bounded(&self) -> bool {
+        self.0.load(Ordering::Acquire) & (REFUSES | BOUNDED) != 0
     }
 
     /// Whether a turn must act on a flag before it takes an envelope.

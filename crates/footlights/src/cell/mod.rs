@@ -17,12 +17,18 @@
 //! * **Delivering** ([`ActorCell::deliver`]): a push onto the mailbox, which tells the sender
 //!   whether the actor was idle (the sender then schedules it) or closed (the message comes
 //!   back). An actor that stops, or has stopped, refuses before pushing ([`lifecycle`]).
+//!   An actor spawned with a capacity also counts its messages
+//!   ([`crate::mailbox::capacity`]): [`ActorCell::try_deliver`] refuses a message when the
+//!   mailbox is full, and [`ActorCell::deliver_yielding`] delivers it and says whether the
+//!   sender must be muted ([`mute`]).
 //! * **Turns** ([`turn`]): `started` once, then up to a batch of envelopes.
 //! * **Garbage collection** ([`addresses`]): the last address dropped sends a signal
 //!   through the mailbox, and the actor stops if, when its turn reaches the signal, no
 //!   address has existed since.
 //! * **Stopped from outside** ([`lifecycle`]): gracefully, by a signal queued behind the
 //!   messages already sent, or at once, by a flag its turns test (a kill).
+//! * **Muted** ([`mute`]): a handler's yielding send found a full mailbox; the turn ends
+//!   and the actor waits, neither idle nor queued, until that mailbox has drained.
 //! * **Stopping** ([`stop`]): marked stopped, out of the census, `stopped` hook (if
 //!   `started` ran), state and queued messages dropped, and the mailbox closed, so no
 //!   message can wait in it for good.
@@ -33,7 +39,9 @@
 pub(crate) mod addresses;
 pub(crate) mod behaviour;
 pub(crate) mod envelope;
+pub(crate) mod extras;
 pub(crate) mod lifecycle;
+pub(crate) mod mute;
 pub(crate) mod stop;
 pub(crate) mod turn;
 
@@ -42,11 +50,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 use crate::census::{Census, Seat};
+use crate::mailbox::capacity::Capacity;
 use crate::mailbox::{Mailbox, Push};
 use crate::task::{Run, Schedule, TurnReport};
 use addresses::Addresses;
-pub(crate) use behaviour::{Behaviour, Env, Turn};
+pub(crate) use behaviour::{Behaviour, Env, Halt, Turn};
 pub(crate) use envelope::{Envelope, Signal};
+use extras::ExtrasPtr;
 use lifecycle::{KILLED, Life, Phase, STOPPED, STOPPING};
 pub use stop::PanicReport;
 
@@ -64,10 +74,22 @@ pub(crate) struct ActorCell<B: Behaviour> {
     state: UnsafeCell<Phase<B>>,
     /// Where it sits in its system's census: a `Seat`'s slot, written once by `init`.
     seat: AtomicPtr<()>,
+    /// What the actor keeps only once it needs it, a bounded mailbox's capacity among
+    /// it ([`extras`]); null for most actors.
+    extras: ExtrasPtr,
     env: B::Env,
 }
 
-// SAFETY: `state` is only touched inside a turn (or the stop that follows one), and the
+/// Why a message was refused.
+pub(crate) enum Refused<M> {
+    /// The bounded mailbox is full.
+    Full(M),
+    /// The actor has stopped.
+    Stopped(M),
+}
+
+// SAFETY: `state` and the consumer's part of `extras` are only touched inside a turn (or
+// the stop that follows one, or the scheduler's call that ends a turn), and the
 // mailbox's idle bit guarantees that at most one worker runs a turn of a given actor at a
 // time (the one that scheduled it, or the one that took it from a run queue); the hand-off
 // between turns is synchronised by the mailbox's acquire/release operations and the run
@@ -76,16 +98,17 @@ pub(crate) struct ActorCell<B: Behaviour> {
 unsafe impl<B: Behaviour> Sync for ActorCell<B> {}
 
 impl<B: Behaviour> ActorCell<B> {
-    /// A cell for `actor` with one address. Call [`ActorCell::init`] once it has reached
-    /// its final address.
-    pub(crate) fn new(actor: B, env: B::Env) -> Self {
+    /// A cell for `actor` with one address, and a bounded mailbox of `capacity` messages
+    /// if there is one. Call [`ActorCell::init`] once it has reached its final address.
+    pub(crate) fn new(actor: B, env: B::Env, capacity: Option<usize>) -> Self {
         ActorCell {
             mailbox: Mailbox::new(),
             addresses: Addresses::new(),
-            life: Life::new(),
+            life: Life::new(capacity.is_some()),
             handled: AtomicU64::new(0),
             state: UnsafeCell::new(Phase::Unstarted(actor)),
             seat: AtomicPtr::new(std::ptr::null_mut()),
+            extras: ExtrasPtr::new(capacity),
             env,
         }
     }
@@ -116,13 +139,69 @@ impl<B: Behaviour> ActorCell<B> {
     /// idle: the caller now holds the right, and the duty, to schedule it (the entry's idle
     /// reference). `Ok(false)` if it was scheduled already. `Err` gives the letter back: the
     /// actor has stopped, or stopped while the letter was on its way (the mailbox was
-    /// closed).
+    /// closed). A message to a bounded mailbox is counted, past the capacity if it is full.
     #[inline]
     pub(crate) fn deliver(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
+        // One load and one test for both, as a refusal alone cost before.
+        if self.life.refuses_or_bounded() {
+            return self.deliver_refused_or_counted(letter);
+        }
+        self.push(letter)
+    }
+
+    /// [`ActorCell::deliver`] to an actor that refuses it, or has a bounded mailbox: a
+    /// message is counted into it whatever its count, before it is pushed (see the
+    /// capacity module). Kept out of the common path.
+    #[cold]
+    #[inline(never)]
+    fn deliver_refused_or_counted(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
         if self.life.refuses() {
             return Err(letter);
         }
+        if let (Envelope::Msg(_), Some(capacity)) = (&letter, self.capacity()) {
+            capacity.acquire_past();
+        }
         self.push(letter)
+    }
+
+    /// Delivers a message unless the actor stops or its bounded mailbox is full; `Ok` as
+    /// for [`ActorCell::deliver`].
+    pub(crate) fn try_deliver(&self, msg: B::Msg) -> Result<bool, Refused<B::Msg>> {
+        if self.life.refuses() {
+            return Err(Refused::Stopped(msg));
+        }
+        let Some(capacity) = self.capacity() else {
+            return self
+                .push(Envelope::Msg(msg))
+                .map_err(|letter| Refused::Stopped(unwrap_msg(letter)));
+        };
+        if !capacity.try_acquire() {
+            return Err(Refused::Full(msg));
+        }
+        self.push(Envelope::Msg(msg))
+            .map_err(|letter| Refused::Stopped(unwrap_msg(letter)))
+    }
+
+    /// Delivers a message as [`ActorCell::deliver`] does, and if the bounded mailbox was
+    /// already full, also returns its capacity: the sender is muted on it ([`mute`]).
+    pub(crate) fn deliver_yielding(
+        &self,
+        msg: B::Msg,
+    ) -> Result<(bool, Option<Arc<Capacity>>), B::Msg> {
+        if self.life.refuses() {
+            return Err(msg);
+        }
+        let Some(capacity) = self.capacity() else {
+            return self
+                .push(Envelope::Msg(msg))
+                .map(|woke| (woke, None))
+                .map_err(unwrap_msg);
+        };
+        // Counted before the push, so that the turn never uncounts a message not yet
+        // counted (see the capacity module).
+        let full = capacity.acquire_past();
+        let woke = self.push(Envelope::Msg(msg)).map_err(unwrap_msg)?;
+        Ok((woke, full.then(|| self.capacity_shared()).flatten()))
     }
 
     /// Pushes `letter` whatever the lifecycle flags say; as [`ActorCell::deliver`].
@@ -173,6 +252,10 @@ impl<B: Behaviour> ActorCell<B> {
         // and this is the call right after it.
         let own = unsafe { self.mailbox.take_back(|letter| dead += letter.counts()) };
         self.count_dead_letters(dead);
+        if let (Envelope::Msg(_), Some(capacity)) = (&own, self.capacity()) {
+            // Every message pushed to a bounded mailbox was counted in.
+            capacity.release();
+        }
         own
     }
 
@@ -230,6 +313,19 @@ impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
 
     fn is_stopped(&self) -> bool {
         self.life.has(STOPPED)
+    }
+
+    unsafe fn wait(&self, me: &Arc<B::Node>) -> bool {
+        // SAFETY: the caller ran the last turn, so it is the only consumer.
+        unsafe { self.wait_muted(me) }
+    }
+}
+
+/// The message inside a letter that went out as a message.
+fn unwrap_msg<M, C>(letter: Envelope<M, C>) -> M {
+    match letter {
+        Envelope::Msg(msg) => msg,
+        Envelope::Call(_) | Envelope::Signal(_) => unreachable!("a message comes back as it went"),
     }
 }
 

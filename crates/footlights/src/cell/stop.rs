@@ -7,7 +7,8 @@
 //!
 //! 1. The actor is marked stopped: later sends fail before they push, and give the
 //!    message back. It leaves its system's census ([`crate::census`]), waiting for a
-//!    shutdown's sweep if one is visiting it right now.
+//!    shutdown's sweep if one is visiting it right now. A bounded mailbox's capacity is
+//!    closed: senders waiting for room wake, and find the actor stopped.
 //! 2. Its `stopped` hook runs if its `started` hook ran (a panic there is reported too),
 //!    and its state is dropped.
 //! 3. Its mailbox is closed ([`crate::mailbox::Mailbox::close`]): what is queued is dropped
@@ -27,7 +28,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use super::lifecycle::{Phase, STOPPED};
-use super::{ActorCell, Behaviour, Env, Turn};
+use super::{ActorCell, Behaviour, Env, Halt, Turn};
 use crate::census::Census;
 
 /// What the panic hook is told when a handler panics.
@@ -47,13 +48,20 @@ impl<B: Behaviour> ActorCell<B> {
     /// turn, which is still the mailbox's only consumer.
     pub(super) fn stop_now(&self, me: &Arc<B::Node>) {
         self.life.set(STOPPED);
+        if let Some(capacity) = self.capacity() {
+            // Senders waiting for room wake, and find the actor stopped.
+            capacity.close();
+        }
         Census::leave(self.seat(), Arc::as_ptr(me).cast());
         // SAFETY: the caller ran the actor's last turn and holds its scheduling right, so
         // no other reference to the state exists.
         let state = unsafe { &mut *self.state.get() };
         match std::mem::replace(state, Phase::Gone) {
             Phase::Running(mut actor) => {
-                let mut turn = Turn { me, stopping: true };
+                let mut turn = Turn {
+                    me,
+                    halt: Halt::Stop,
+                };
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
                     actor.stopped(&mut turn);
                     drop(actor);

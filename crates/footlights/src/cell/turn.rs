@@ -13,12 +13,21 @@
 //!    stop in `started` stops the actor before its first envelope; a kill is seen when the
 //!    turn begins and, if it has a second envelope to take, before each one after the
 //!    first ([`super::lifecycle`]), so no message is handled once the kill is seen.
-//! 2. [`TurnEnd::Yield`]: the batch was used up; the actor may have more to do.
-//! 3. [`TurnEnd::Empty`]: the mailbox looked empty.
+//! 2. [`TurnEnd::Wait`]: a hook's yielding send found a full mailbox; the actor is muted
+//!    ([`super::mute`]).
+//! 3. [`TurnEnd::Yield`]: the batch was used up; the actor may have more to do.
+//! 4. [`TurnEnd::Empty`]: the mailbox looked empty.
 //!
-//! The scheduler acts on the end: it stops the actor ([`super::stop`]), puts it back at the
-//! end of a run queue (Encore and Pony's fairness rule), or tries to mark its mailbox idle
-//! (which fails only if a push is halfway through; then it stays scheduled).
+//! The scheduler acts on the end: it stops the actor ([`super::stop`]), hands it to the
+//! mailbox it waits on, puts it back at the end of a run queue (Encore and Pony's fairness
+//! rule), or tries to mark its mailbox idle (which fails only if a push is halfway
+//! through; then it stays scheduled). One byte of the turn ([`Halt`]) says whether it goes
+//! on after a hook, so stopping and muting cost one test per envelope together.
+//!
+//! A bounded mailbox's message is uncounted ([`crate::mailbox::capacity`]) as soon as it
+//! is popped, before the handler runs. The turn takes one of two loops, chosen by the
+//! lifecycle word it reads when it begins anyway ([`super::lifecycle`]), so the loop of an
+//! unbounded actor has no test for it.
 //!
 //! Between two envelopes of one turn the worker is told the turn goes on
 //! ([`Schedule::turn_goes_on`]), so that an actor this turn scheduled does not wait
@@ -28,8 +37,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::lifecycle::Phase;
-use super::{ActorCell, Behaviour, Envelope, Signal, Turn};
+use super::lifecycle::{KILLED, Phase};
+use super::{ActorCell, Behaviour, Envelope, Halt, Signal, Turn};
 use crate::task::{Schedule, TurnEnd, TurnReport};
 
 impl<B: Behaviour> ActorCell<B> {
@@ -44,57 +53,31 @@ impl<B: Behaviour> ActorCell<B> {
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
-        let mut turn = Turn {
-            me,
-            stopping: false,
-        };
+        let mut turn = Turn { me, halt: Halt::Go };
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            if self.life.needs_attention() {
+            let flags = self.life.at_turn();
+            if flags == 0 {
+                return self.take_envelopes::<S, false>(
+                    state,
+                    &mut turn,
+                    worker,
+                    batch,
+                    (&mut taken, &mut handled),
+                );
+            }
+            if flags & KILLED != 0 {
                 // Killed: nothing more is handled.
                 return TurnEnd::Stop;
             }
-            let actor = match state {
-                Phase::Running(actor) => actor,
-                _ => match self.start(state, &mut turn) {
-                    Ok(actor) => actor,
-                    Err(end) => return end,
-                },
-            };
-            // SAFETY (both pops): the only consumer, as above.
-            let mut next = unsafe { self.mailbox.pop() };
-            while let Some(envelope) = next.take() {
-                taken += 1;
-                match envelope {
-                    Envelope::Msg(msg) => {
-                        handled += 1;
-                        actor.handle(&mut turn, msg);
-                    }
-                    Envelope::Call(call) => {
-                        handled += 1;
-                        actor.call(&mut turn, call);
-                    }
-                    Envelope::Signal(signal) => self.signal(signal, &mut turn),
-                }
-                if turn.stopping {
-                    return TurnEnd::Stop;
-                }
-                if taken >= batch {
-                    return TurnEnd::Yield;
-                }
-                // SAFETY: the only consumer, as above.
-                next = unsafe { self.mailbox.pop() };
-                if next.is_some() {
-                    worker.turn_goes_on();
-                    if self.life.needs_attention() {
-                        // Killed while the turn ran: the envelope taken is not handled.
-                        self.count_dead_letters(next.take().map_or(0, |e| e.counts()));
-                        return TurnEnd::Stop;
-                    }
-                }
-            }
-            TurnEnd::Empty
+            self.take_envelopes::<S, true>(
+                state,
+                &mut turn,
+                worker,
+                batch,
+                (&mut taken, &mut handled),
+            )
         }));
         self.handled.store(
             self.handled.load(Ordering::Relaxed) + handled,
@@ -108,6 +91,65 @@ impl<B: Behaviour> ActorCell<B> {
             }
         };
         TurnReport { end, handled }
+    }
+
+    /// The turn's body: `started` if it has not run, then up to `batch` envelopes, counted
+    /// in `taken` and (messages) `handled`. `BOUNDED`: the mailbox is bounded, and each
+    /// message taken is uncounted.
+    #[inline]
+    fn take_envelopes<S: Schedule, const BOUNDED: bool>(
+        &self,
+        state: &mut Phase<B>,
+        turn: &mut Turn<'_, B::Node>,
+        worker: &S,
+        batch: usize,
+        (taken, handled): (&mut usize, &mut u64),
+    ) -> TurnEnd {
+        let actor = match state {
+            Phase::Running(actor) => actor,
+            _ => match self.start(state, turn) {
+                Ok(actor) => actor,
+                Err(end) => return end,
+            },
+        };
+        // SAFETY (both pops): the only consumer, as in `run_turn`.
+        let mut next = unsafe { self.mailbox.pop() };
+        while let Some(envelope) = next.take() {
+            *taken += 1;
+            match envelope {
+                Envelope::Msg(msg) => {
+                    *handled += 1;
+                    if BOUNDED {
+                        if let Some(capacity) = self.capacity() {
+                            capacity.release();
+                        }
+                    }
+                    actor.handle(turn, msg);
+                }
+                Envelope::Call(call) => {
+                    *handled += 1;
+                    actor.call(turn, call);
+                }
+                Envelope::Signal(signal) => self.signal(signal, turn),
+            }
+            if turn.halt != Halt::Go {
+                return turn.halt.end();
+            }
+            if *taken >= batch {
+                return TurnEnd::Yield;
+            }
+            // SAFETY: the only consumer, as above.
+            next = unsafe { self.mailbox.pop() };
+            if next.is_some() {
+                worker.turn_goes_on();
+                if self.life.needs_attention() {
+                    // Killed while the turn ran: the envelope taken is not handled.
+                    self.count_dead_letters(next.take().map_or(0, |e| e.counts()));
+                    return TurnEnd::Stop;
+                }
+            }
+        }
+        TurnEnd::Empty
     }
 
     /// The first turn: runs `started` and makes the actor running. `Err` if the turn must
@@ -127,8 +169,11 @@ impl<B: Behaviour> ActorCell<B> {
             unreachable!("just set")
         };
         actor.started(turn);
-        if turn.stopping || self.life.needs_attention() {
+        if self.life.needs_attention() {
             return Err(TurnEnd::Stop);
+        }
+        if turn.halt != Halt::Go {
+            return Err(turn.halt.end());
         }
         Ok(actor)
     }
@@ -139,17 +184,29 @@ impl<B: Behaviour> ActorCell<B> {
             Signal::Collect(generation) => {
                 if self.addresses.unreachable_since(generation) {
                     // Nobody can reach the actor any more.
-                    turn.stopping = true;
+                    turn.halt = Halt::Stop;
                 }
             }
             // The messages sent before `Addr::stop` have been handled.
-            Signal::Stop => turn.stopping = true,
+            Signal::Stop => turn.halt = Halt::Stop,
             // Pushed after a flag was set (a kill): act on it.
             Signal::Wake => {
                 if self.life.needs_attention() {
-                    turn.stopping = true;
+                    turn.halt = Halt::Stop;
                 }
             }
+        }
+    }
+}
+
+impl Halt {
+    /// How a turn that does not go on ends.
+    #[inline]
+    fn end(self) -> TurnEnd {
+        match self {
+            Halt::Stop => TurnEnd::Stop,
+            Halt::Mute => TurnEnd::Wait,
+            Halt::Go => unreachable!("the turn goes on"),
         }
     }
 }

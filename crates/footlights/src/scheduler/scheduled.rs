@@ -17,8 +17,10 @@
 //!
 //! The worker runs the cell's turn ([`crate::task::Run::turn`]), counts what it handled,
 //! reports the turn to the observer if it was sampled or watched, and then acts on how the
-//! turn ended: back in a run queue where the home says, idle, or stopped (the cell stops,
-//! the home leaves its dedicated stage, and the stop and the descheduling are counted).
+//! turn ended: back in a run queue where the home says, idle, stopped (the cell stops,
+//! the home leaves its dedicated stage, and the stop and the descheduling are counted), or
+//! waiting (a muted actor: the cell hands a reference to the mailbox it waits on, which
+//! schedules it again; the descheduling is counted, like going idle).
 //!
 //! # A send, from the scheduler's side
 //!
@@ -164,6 +166,22 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         }
     }
 
+    /// Ends a turn whose actor is muted: it waits, off every run queue, for the mailbox it
+    /// is muted on to drain, or goes on if that mailbox has drained already.
+    #[cold]
+    fn go_wait(self: Arc<Self>, worker: &Worker) {
+        // SAFETY: this worker ran the last turn, which ended with `Wait`.
+        if unsafe { self.cell.wait(&self) } {
+            // The waiting holds its own reference; another worker may already run the
+            // actor. Ours goes, untouched.
+            drop(self);
+            worker.deschedule();
+        } else {
+            let site = self.home.target();
+            worker.requeue(self, site);
+        }
+    }
+
     /// Stops the actor on this worker, which ran its last turn: the cell stops, the home
     /// leaves its dedicated stage (even one a racing move is putting it on right now), and
     /// the actor leaves the scheduled state for good.
@@ -184,6 +202,7 @@ impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
         }
         match report.end {
             TurnEnd::Stop => self.stop(worker),
+            TurnEnd::Wait => self.go_wait(worker),
             TurnEnd::Yield => {
                 let site = self.home.target();
                 worker.requeue(self, site);

@@ -1,0 +1,54 @@
+//! What the integration tests share: how long to wait before a hang becomes a failure, a
+//! system, waiting for quiescence, and an actor that holds the worker it runs on.
+#![allow(dead_code)] // each test file uses its own part of this
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use footlights::{Actor, Addr, Context, Placement, System};
+
+/// How long a test waits for an outcome before it fails instead of hanging.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A system of `threads` workers, everything else from the environment and defaults.
+pub fn system(threads: usize) -> System {
+    System::builder()
+        .threads(threads)
+        .build()
+        .expect("a system starts")
+}
+
+/// Waits until `system` is quiescent, or fails the test.
+pub fn quiet(system: &System) {
+    assert!(
+        system.wait_quiescent_timeout(PATIENCE),
+        "the system did not become quiescent"
+    );
+}
+
+/// Blocks in its handler until the test lets it go.
+pub struct Blocker {
+    pub gate: mpsc::Receiver<()>,
+    pub entered: mpsc::Sender<()>,
+}
+
+impl Actor for Blocker {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        let _ = self.entered.send(());
+        let _ = self.gate.recv_timeout(PATIENCE);
+    }
+}
+
+/// Spawns a [`Blocker`] where `placement` says and waits until it holds its worker;
+/// returns it, and the sender that lets it go (dropping the sender does too).
+pub fn block(system: &System, placement: Placement) -> (Addr<Blocker>, mpsc::Sender<()>) {
+    let (open, gate) = mpsc::channel();
+    let (entered, inside) = mpsc::channel();
+    let blocker = system.spawn_placed(Blocker { gate, entered }, placement);
+    blocker.send(()).expect("the blocker runs");
+    inside
+        .recv_timeout(PATIENCE)
+        .expect("the blocker holds its worker");
+    (blocker, open)
+}
