@@ -7,6 +7,8 @@
 
 use std::fmt::Write;
 
+use comfy_table::{CellAlignment, Table, presets};
+
 use crate::output::columns;
 use crate::summary::{Group, failure_lines};
 
@@ -31,35 +33,39 @@ pub fn render(groups: &[Group]) -> String {
 }
 
 /// Aligns rows into columns (two spaces apart, indented by two); `right[i]` right-aligns
-/// column `i`.
+/// column `i`. The layout is comfy-table's, without borders; trailing spaces are trimmed.
 pub fn align(rows: &[Vec<String>], right: &[bool]) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.get(i))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for r in rows {
-        let mut line = String::from(" ");
-        for (i, cell) in r.iter().enumerate() {
-            let pad = width[i] - cell.chars().count();
-            line.push(' ');
-            if right.get(i).copied().unwrap_or(false) {
-                line.push_str(&" ".repeat(pad));
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                line.push_str(&" ".repeat(pad));
-            }
-            line.push(' ');
+    let mut table = Table::new();
+    table.load_style(presets::NOTHING);
+    table.add_rows(rows.iter().cloned());
+    for (i, column) in table.column_iter_mut().enumerate() {
+        column.set_padding((if i == 0 { 2 } else { 1 }, 1));
+        if right.get(i).copied().unwrap_or(false) {
+            column.set_cell_alignment(CellAlignment::Right);
         }
+    }
+    let mut out = String::new();
+    for line in table.lines() {
         out.push_str(line.trim_end());
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::align;
+
+    #[test]
+    fn aligns_columns_two_spaces_apart_and_indents_by_two() {
+        let rows = vec![
+            vec!["impl".to_string(), "time".to_string()],
+            vec!["footlights".to_string(), "7 ms".to_string()],
+            vec!["go".to_string(), "12.5 ms".to_string()],
+        ];
+        assert_eq!(
+            align(&rows, &[false, true]),
+            "  impl           time\n  footlights     7 ms\n  go          12.5 ms\n"
+        );
+    }
 }
