@@ -72,6 +72,15 @@
 //! without blocking a worker. An actor that uses none of this pays nothing for it on its
 //! messages (`docs/performance.md`).
 //!
+//! # Futures inside actors
+//!
+//! A handler that must wait for something (a reply, I/O, a timer) starts a future instead
+//! of blocking its worker: [`Context::run_future`] runs a continuation with the actor's
+//! state (`&mut self`) when the future is ready, and [`Context::pipe_future`] hands its
+//! output to the handler as a message. The future is polled on footlights' own workers, in
+//! the actor's turns (its waker schedules the actor), so the actor's turns stay one at a
+//! time, and it owns what it uses, so no state is shared across an `.await`.
+//!
 //! # Layers
 //!
 //! The runtime's modules form layers, and each imports only from the layers below it;
@@ -84,7 +93,7 @@
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
-//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop, garbage collection and muting (a yielding send found a full mailbox); it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
 //! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |

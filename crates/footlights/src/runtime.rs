@@ -174,6 +174,17 @@ fn send_with<B: Bound, M, T, E>(
     Ok(out)
 }
 
+/// Wakes the future in `slot` of the actor of `node` ([`crate::cell::polling`]), and
+/// schedules the actor if the wake-up found it idle. Does nothing once the system has
+/// shut down.
+pub(crate) fn wake_future<B: Bound>(node: &Arc<Node<B>>, slot: u32) {
+    let sched = &node.cell().env().sched;
+    if !sched.is_shutdown() && node.cell().wake_future(slot) {
+        // SAFETY: the wake-up's push found the actor idle.
+        unsafe { node.woken(sched) };
+    }
+}
+
 /// Schedules the muted actor whose scheduling right `node` is: the mailbox it waited on
 /// has drained (see the cell's `mute` module).
 pub(crate) fn resume<B: Bound>(node: Arc<Node<B>>) {

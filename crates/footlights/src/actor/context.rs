@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{Actor, Addr, SendError, SpawnOptions};
+use super::{Actor, Addr, SendError, SpawnOptions, futures};
 use crate::cell::{Behaviour, Halt, Turn};
 use crate::placement::Placement;
 use crate::reply::{Canceled, Reply, ReplyTo};
@@ -45,7 +45,7 @@ pub(crate) type Call<A> = Box<dyn for<'c> FnOnce(&mut A, &mut Context<'c, A>) + 
 /// # Ok(()) }
 /// ```
 pub struct Context<'a, A: Actor> {
-    me: &'a Arc<Node<A>>,
+    pub(super) me: &'a Arc<Node<A>>,
     halt: Halt,
 }
 
@@ -310,6 +310,12 @@ impl<A: Actor> Behaviour for A {
     #[inline]
     fn call(&mut self, turn: &mut Turn<'_, Node<A>>, call: Call<A>) {
         Context::around(turn, |ctx| call(self, ctx));
+    }
+
+    fn poll(&mut self, turn: &mut Turn<'_, Node<A>>, slot: u32) -> bool {
+        let mut ran = false;
+        Context::around(turn, |ctx| ran = futures::poll(self, ctx, slot));
+        ran
     }
 
     #[inline]

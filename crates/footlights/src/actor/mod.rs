@@ -13,6 +13,7 @@
 
 pub(crate) mod addr;
 pub(crate) mod context;
+pub(crate) mod futures;
 pub(crate) mod options;
 pub(crate) mod sending;
 

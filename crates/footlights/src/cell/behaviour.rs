@@ -32,6 +32,10 @@ pub(crate) trait Behaviour: Sized + Send + 'static {
     fn handle(&mut self, turn: &mut Turn<'_, Self::Node>, msg: Self::Msg);
     /// Runs one continuation.
     fn call(&mut self, turn: &mut Turn<'_, Self::Node>, call: Self::Call);
+    /// Polls the actor's future in `slot` (woken: [`super::polling`]) and, if it is ready,
+    /// runs its continuation with the state; `true` if a continuation ran. A slot with no
+    /// future (a stale wake-up) is ignored.
+    fn poll(&mut self, turn: &mut Turn<'_, Self::Node>, slot: u32) -> bool;
     /// Runs once when the actor stops.
     fn stopped(&mut self, turn: &mut Turn<'_, Self::Node>);
 

@@ -24,9 +24,10 @@
 //!   fires, the service delivers its message through the actor's address from outside the
 //!   runtime, like any other thread, so the mailbox orders it with everything else.
 //!   Cancelling is the service's business and never reaches the cell.
-//! * **Futures polled inside an actor** get a waker that pushes a wake-up signal (naming
-//!   the future) into the mailbox. The push wakes the actor if it is idle, like a message,
-//!   and the turn polls the future with the actor's state. A future that is woken twice
+//! * **Futures polled inside an actor** ([`super::polling`]) get a waker that pushes a
+//!   [`Signal::Poll`] (naming the future's slot) into the mailbox. The push wakes the
+//!   actor if it is idle, like a message, and the turn polls the future, then runs its
+//!   continuation with the actor's state if it is ready. A future that is woken twice
 //!   before its turn comes is polled once.
 //! * **A mailbox capacity** ([`crate::mailbox::capacity`]) counts the messages (not the
 //!   continuations or signals) of cells spawned with one; [`super::ActorCell::deliver`]
@@ -56,6 +57,8 @@ pub(crate) enum Signal {
     /// Look at the lifecycle flags ([`super::lifecycle`]): pushed after setting one, to
     /// wake an idle actor.
     Wake,
+    /// Poll the actor's future in this slot: its waker was woken ([`super::polling`]).
+    Poll(u32),
 }
 
 impl<M, C> Envelope<M, C> {

@@ -1,8 +1,8 @@
 //! What an actor keeps only once it uses a feature that needs it.
 //!
-//! Most actors have an unbounded mailbox and never wait on a full one, so the state those
-//! features need lives in one box behind one pointer of the cell, null for every other
-//! actor: such an actor pays one word for all of them. (Sends and turns learn that an
+//! Most actors have an unbounded mailbox, never wait on a full one and run no future, so
+//! the state those features need lives in one box behind one pointer of the cell, null
+//! for every other actor: such an actor pays one word for all of them. (Sends and turns learn that an
 //! actor's mailbox is bounded from a bit of its lifecycle word, which they read anyway,
 //! not from this pointer.)
 //!
@@ -15,6 +15,7 @@
 //!   running or ending the actor's turn touches it, never across a call into a hook, so
 //!   no two references to it exist at once.
 
+use std::any::Any;
 use std::cell::UnsafeCell;
 use std::ptr;
 use std::sync::Arc;
@@ -36,6 +37,9 @@ pub(crate) struct Extras {
 pub(crate) struct Own {
     /// The full mailbox a yielding send of this turn found first ([`super::mute`]).
     pub(crate) muted_on: Option<Arc<Capacity>>,
+    /// The actor's futures ([`super::polling`]), kept by the actor layer, which alone
+    /// knows their type; dropped when the actor stops.
+    pub(crate) futures: Option<Box<dyn Any + Send>>,
 }
 
 /// The cell's pointer to its [`Extras`]: null until needed.

@@ -29,6 +29,8 @@
 //!   messages already sent, or at once, by a flag its turns test (a kill).
 //! * **Muted** ([`mute`]): a handler's yielding send found a full mailbox; the turn ends
 //!   and the actor waits, neither idle nor queued, until that mailbox has drained.
+//! * **Running futures** ([`polling`]): a future the actor started is polled in its
+//!   turns, when its waker pushes a poll signal; its continuation runs with the state.
 //! * **Stopping** ([`stop`]): marked stopped, out of the census, `stopped` hook (if
 //!   `started` ran), state and queued messages dropped, and the mailbox closed, so no
 //!   message can wait in it for good.
@@ -42,6 +44,7 @@ pub(crate) mod envelope;
 pub(crate) mod extras;
 pub(crate) mod lifecycle;
 pub(crate) mod mute;
+pub(crate) mod polling;
 pub(crate) mod stop;
 pub(crate) mod turn;
 

@@ -10,7 +10,7 @@
 //!    shutdown's sweep if one is visiting it right now. A bounded mailbox's capacity is
 //!    closed: senders waiting for room wake, and find the actor stopped.
 //! 2. Its `stopped` hook runs if its `started` hook ran (a panic there is reported too),
-//!    and its state is dropped.
+//!    and its state is dropped, then its pending futures ([`super::polling`]).
 //! 3. Its mailbox is closed ([`crate::mailbox::Mailbox::close`]): what is queued is dropped
 //!    and counted as dead letters, and the mailbox is marked closed. A send that checked
 //!    the mark just before step 1 and pushes afterwards finds the mailbox closed and takes
@@ -78,6 +78,7 @@ impl<B: Behaviour> ActorCell<B> {
             }
             Phase::Gone => {}
         }
+        self.drop_futures();
         let mut dead = 0;
         // SAFETY: the only consumer, as above; closing gives that role up.
         unsafe { self.mailbox.close(|letter| dead += letter.counts()) };

@@ -5,7 +5,8 @@
 //! The worker holding the actor's scheduling right runs `started` on the first turn and
 //! then takes up to a batch of envelopes from the mailbox, one at a time: a message goes
 //! to the handler, a continuation runs with the actor's state, a signal is the runtime's
-//! (see [`super::envelope`]). The turn ends, whichever applies first, with:
+//! (see [`super::envelope`]); a poll signal polls one of the actor's futures, and runs its
+//! continuation, counted as a message handled, if it is ready ([`super::polling`]). The turn ends, whichever applies first, with:
 //!
 //! 1. [`TurnEnd::Stop`]: a hook panicked, asked to stop ([`crate::Context::stop`]), a
 //!    collect signal found the actor unreachable, a stop signal was reached
@@ -130,6 +131,9 @@ impl<B: Behaviour> ActorCell<B> {
                     *handled += 1;
                     actor.call(turn, call);
                 }
+                Envelope::Signal(Signal::Poll(slot)) => {
+                    *handled += u64::from(actor.poll(turn, slot));
+                }
                 Envelope::Signal(signal) => self.signal(signal, turn),
             }
             if turn.halt != Halt::Go {
@@ -195,6 +199,8 @@ impl<B: Behaviour> ActorCell<B> {
                     turn.halt = Halt::Stop;
                 }
             }
+            // Taken by the loop, which has the actor's state.
+            Signal::Poll(_) => unreachable!("polled in the turn's loop"),
         }
     }
 }
