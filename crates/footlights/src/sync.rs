@@ -3,8 +3,9 @@
 //! The model-checked protocols import from here: the mailbox ([`crate::mailbox`]: push,
 //! pop, mark-idle and close), a bounded mailbox's capacity accounting and its waiting
 //! senders (the mailbox's `capacity` module), the address count and generation of garbage
-//! collection (the cell's `addresses` module), and the home word's stop-versus-move
-//! protocol (the scheduler's `home` module). Under loom every
+//! collection (the cell's `addresses` module), the home word's stop-versus-move
+//! protocol (the scheduler's `home` module), and the parked and searching workers' counts
+//! that decide whether a waker wakes anybody (the scheduler's `park` module). Under loom every
 //! atomic access and every access to the consumer-owned cell becomes a point where loom can
 //! interleave threads, which is what lets `RUSTFLAGS="--cfg loom" cargo test` explore every
 //! schedule of a push racing a pop and a mark-idle.
