@@ -59,7 +59,10 @@
 //! automatic placement from what the runtime observes ([`auto`]).
 //!
 //! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
-//! [`placement`], and [`SpawnOptions`] for spawning with a bounded mailbox.
+//! [`placement`], and [`SpawnOptions`] for spawning with a bounded mailbox, and
+//! [`timer`]: messages later or periodically ([`Context::send_after`],
+//! [`Addr::send_interval`], ...), with a [`TimerHandle`] that cancels, and an ask with a
+//! timeout inside an actor ([`Context::then_timeout`]).
 //!
 //! # Bounded mailboxes and backpressure
 //!
@@ -91,6 +94,7 @@
 //! |---|---|---|
 //! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
+//! | [`timer`] | nothing | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
 //! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
@@ -98,8 +102,8 @@
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
 //! | [`config`] | `placement` | settings from the builder, the environment and defaults |
-//! | `runtime` | `cell`, `scheduler`, `placement` | the state an actor shares with its system, and the glue on the spawn and send paths |
-//! | `actor` | `runtime`, `cell`, `placement`, `reply` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour` |
+//! | `runtime` | `cell`, `scheduler`, `placement`, `timer` | the state an actor shares with its system, and the glue on the spawn and send paths |
+//! | `actor` | `runtime`, `cell`, `placement`, `reply`, `timer` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send |
 //! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
 //!
 //! The traits through which lower layers call up are `task::Run` and `task::Schedule`
@@ -125,14 +129,16 @@ mod scheduler;
 mod sync;
 mod system;
 mod task;
+pub mod timer;
 
-pub use actor::{Actor, Addr, Context, SendError, Sending, SpawnOptions, TrySendError};
+pub use actor::{Actor, Addr, AskError, Context, SendError, Sending, SpawnOptions, TrySendError};
 pub use cell::PanicReport;
 pub use config::ConfigError;
 pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
 pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, ShutdownReport, System};
+pub use timer::{TimerGuard, TimerHandle};
 
 /// The README's example, compiled and run as a doctest so that it stays true.
 #[cfg(doctest)]

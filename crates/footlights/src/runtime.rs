@@ -21,6 +21,7 @@ use crate::census::Census;
 use crate::mailbox::capacity::Capacity;
 use crate::placement::{self, Placement, PlacementMode, Policy};
 use crate::scheduler::{Home, Scheduled, Scheduler, release_after_shutdown};
+use crate::timer::TimerService;
 
 /// The hook a system calls when a handler panics.
 pub(crate) type PanicHook = Box<dyn Fn(&PanicReport) + Send + Sync>;
@@ -36,6 +37,8 @@ pub(crate) struct Shared {
     pub(crate) dead_letters: AtomicU64,
     /// Every live actor, for the shutdown ([`crate::census`]).
     pub(crate) census: Census,
+    /// The system's timers ([`crate::timer`]); its thread starts with the first timer.
+    pub(crate) timers: TimerService,
 }
 
 impl Env for Arc<Shared> {

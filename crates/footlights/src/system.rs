@@ -24,6 +24,7 @@ use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind};
 use crate::runtime::{PanicHook, Shared};
 use crate::scheduler::probe::Observer;
 use crate::scheduler::{self, Scheduler, SchedulerConfig};
+use crate::timer::TimerService;
 
 /// Builds a [`System`]. Settings left unset come from the environment, then defaults; see
 /// [`crate::config`].
@@ -155,6 +156,7 @@ impl Builder {
             }),
             dead_letters: AtomicU64::new(0),
             census: Census::new(threads),
+            timers: TimerService::new(),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -297,6 +299,35 @@ impl System {
             .wait_quiescent(Some(std::time::Instant::now() + timeout))
     }
 
+    /// How many timers are pending ([`crate::timer`]): set, and not yet fired, cancelled
+    /// or ended. Pending timers do not keep the system from being quiescent
+    /// ([`System::wait_quiescent`] is about messages and actors): a timer is not work
+    /// until it fires.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, System};
+    /// use std::time::Duration;
+    ///
+    /// struct Idle;
+    /// impl Actor for Idle {
+    ///     type Msg = ();
+    ///     fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(1).build()?;
+    /// let idle = system.spawn(Idle);
+    /// let timer = idle.send_after(Duration::from_secs(60), ());
+    /// assert_eq!(system.pending_timers(), 1);
+    /// system.wait_quiescent(); // returns although the timer is pending
+    /// timer.cancel();
+    /// assert_eq!(system.pending_timers(), 0);
+    /// # Ok(()) }
+    /// ```
+    pub fn pending_timers(&self) -> usize {
+        self.shared.timers.pending()
+    }
+
     /// Whether the system is quiescent right now.
     pub fn is_quiescent(&self) -> bool {
         self.shared.sched.is_quiescent()
@@ -397,6 +428,8 @@ impl System {
         if let Some(deadline) = drain {
             self.wait_quiescent_timeout(deadline);
         }
+        // Pending timers are dropped first, so that none fires into the actors stopping.
+        self.shared.timers.shut_down();
         let mut stopped = 0;
         loop {
             let killed = self.shared.census.sweep();

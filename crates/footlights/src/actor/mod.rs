@@ -16,11 +16,13 @@ pub(crate) mod context;
 pub(crate) mod futures;
 pub(crate) mod options;
 pub(crate) mod sending;
+pub(crate) mod timers;
 
 pub use addr::{Addr, SendError, TrySendError};
 pub use context::Context;
 pub use options::SpawnOptions;
 pub use sending::Sending;
+pub use timers::AskError;
 
 /// An actor: its own state, the messages it accepts, and how it handles them.
 ///
