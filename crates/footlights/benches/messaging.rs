@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the runtime's basic costs: a hop round a ring on one worker, a
-//! tell between actors on two workers, a request/reply round trip, and a spawn.
+//! tell between actors on two workers (beside the floor it is held to: a message through
+//! an unbounded crossbeam channel between two threads, measured in the same run), a
+//! request/reply round trip, and a spawn.
 //!
 //! Run with `cargo bench -p footlights --bench messaging`. Each benchmark measures many
 //! operations per sample (`iter_custom`) and reports time per operation. The figures and
@@ -136,6 +138,7 @@ fn tell(c: &mut Criterion) {
     ] {
         tell_one(&mut g, name, receiver_at, producer_at);
     }
+    crossbeam_channel_two_threads(&mut g);
     g.finish();
 }
 
@@ -170,6 +173,47 @@ fn tell_one(
             start.elapsed()
         })
     });
+}
+
+/// The floor a tell between two workers is held to (issue 15): the same stream of `u64`s
+/// from one thread to another through an unbounded crossbeam channel. As in `tell_one`, a
+/// producer thread sends `iters` items in a row and the time runs until the receiver
+/// thread has taken the last one; both threads live for the whole benchmark, and the
+/// receiver blocks in `recv` (parks) whenever the channel is empty.
+fn crossbeam_channel_two_threads(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+) {
+    let (items, items_out) = crossbeam_channel::unbounded::<u64>();
+    let (expect, expect_out) = crossbeam_channel::unbounded::<u64>();
+    let (go, go_out) = crossbeam_channel::unbounded::<u64>();
+    let (done, finished) = crossbeam_channel::unbounded::<()>();
+    let receiver = std::thread::spawn(move || {
+        while let Ok(n) = expect_out.recv() {
+            for _ in 0..n {
+                std::hint::black_box(items_out.recv().expect("the producer lives"));
+            }
+            done.send(()).expect("the benchmark waits");
+        }
+    });
+    let producer = std::thread::spawn(move || {
+        while let Ok(n) = go_out.recv() {
+            for i in 0..n {
+                items.send(i).expect("the receiver lives");
+            }
+        }
+    });
+    g.bench_function("crossbeam_unbounded_two_threads", |b| {
+        b.iter_custom(|iters| {
+            expect.send(iters).expect("the receiver lives");
+            let start = Instant::now();
+            go.send(iters).expect("the producer lives");
+            finished.recv_timeout(PATIENCE).expect("all items received");
+            start.elapsed()
+        })
+    });
+    drop((expect, go));
+    producer.join().expect("the producer thread");
+    receiver.join().expect("the receiver thread");
 }
 
 // ---- request/reply ------------------------------------------------------------------------
