@@ -84,6 +84,13 @@
 //! the actor's turns (its waker schedules the actor), so the actor's turns stay one at a
 //! time, and it owns what it uses, so no state is shared across an `.await`.
 //!
+//! With the `tokio` cargo feature, those futures may use tokio's reactor (`tokio::net`,
+//! `tokio::time`, tokio-based clients): each poll enters a tokio runtime the system owns,
+//! or is given (`Builder::tokio`), and the reactor's wake-ups schedule the actor. From
+//! async code outside the runtime, [`Addr::send_async`] sends, waiting while a bounded
+//! mailbox is full. `examples/kv` is a TCP key-value server with one actor per
+//! connection.
+//!
 //! # Layers
 //!
 //! The runtime's modules form layers, and each imports only from the layers below it;
@@ -102,7 +109,8 @@
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
 //! | [`config`] | `placement` | settings from the builder, the environment and defaults |
-//! | `runtime` | `cell`, `scheduler`, `placement`, `timer` | the state an actor shares with its system, and the glue on the spawn and send paths |
+//! | `reactor` | nothing | with the `tokio` feature, the tokio runtime whose context futures inside actors are polled in |
+//! | `runtime` | `cell`, `scheduler`, `placement`, `timer`, `reactor` | the state an actor shares with its system, and the glue on the spawn and send paths |
 //! | `actor` | `runtime`, `cell`, `placement`, `reply`, `timer` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send |
 //! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
 //!
@@ -122,6 +130,8 @@ pub mod config;
 mod mailbox;
 mod metrics;
 pub mod placement;
+#[cfg(feature = "tokio")]
+mod reactor;
 pub mod reply;
 mod rng;
 mod runtime;

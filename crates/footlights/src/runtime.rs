@@ -39,6 +39,9 @@ pub(crate) struct Shared {
     pub(crate) census: Census,
     /// The system's timers ([`crate::timer`]); its thread starts with the first timer.
     pub(crate) timers: TimerService,
+    /// The tokio runtime whose context futures inside actors are polled in.
+    #[cfg(feature = "tokio")]
+    pub(crate) reactor: crate::reactor::Reactor,
 }
 
 impl Env for Arc<Shared> {

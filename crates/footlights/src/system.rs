@@ -45,6 +45,8 @@ pub struct Builder {
     max_dedicated: Option<usize>,
     print_stats: Option<bool>,
     on_panic: Option<PanicHook>,
+    #[cfg(feature = "tokio")]
+    tokio: Option<tokio::runtime::Handle>,
 }
 
 impl Builder {
@@ -113,6 +115,43 @@ impl Builder {
         self
     }
 
+    /// The tokio runtime whose reactor futures inside actors use
+    /// ([`crate::Context::run_future`]); it must drive its I/O (a multi-threaded runtime
+    /// does). Else the system starts one of its own, with one worker, the first time it
+    /// is needed ([`System::tokio`]). Needs the `tokio` feature.
+    ///
+    /// The context is entered while a future is polled, not while a handler runs: make
+    /// tokio's sockets and timers inside the future (an `async` block), or enter
+    /// [`System::tokio`] yourself.
+    ///
+    /// ```
+    /// use footlights::{Actor, Context, ReplyTo, System};
+    /// use std::time::Duration;
+    ///
+    /// /// Answers after a tokio sleep, without blocking a worker.
+    /// struct Late;
+    /// impl Actor for Late {
+    ///     type Msg = ReplyTo<&'static str>;
+    ///     fn handle(&mut self, ctx: &mut Context<Self>, answer: Self::Msg) {
+    ///         // Made inside the future, where the reactor's context is entered.
+    ///         let nap = async { tokio::time::sleep(Duration::from_millis(1)).await };
+    ///         ctx.run_future(nap, move |_, _, ()| { let _ = answer.send("rested"); });
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let tokio = tokio::runtime::Runtime::new()?;
+    /// let system = System::builder().threads(1).tokio(tokio.handle().clone()).build()?;
+    /// let late = system.spawn(Late);
+    /// assert_eq!(late.ask(|r| r)?.wait()?, "rested");
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub fn tokio(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.tokio = Some(handle);
+        self
+    }
+
     /// Starts the worker threads.
     pub fn build(self) -> Result<System, ConfigError> {
         let threads = config::resolve(
@@ -157,6 +196,8 @@ impl Builder {
             dead_letters: AtomicU64::new(0),
             census: Census::new(threads),
             timers: TimerService::new(),
+            #[cfg(feature = "tokio")]
+            reactor: crate::reactor::Reactor::new(self.tokio),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -241,7 +282,29 @@ impl System {
             max_dedicated: None,
             print_stats: None,
             on_panic: None,
+            #[cfg(feature = "tokio")]
+            tokio: None,
         }
+    }
+
+    /// The tokio runtime whose reactor futures inside actors use: the one given to
+    /// [`Builder::tokio`], else the system's own, started now if it was not already.
+    /// Needs the `tokio` feature.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = footlights::System::builder().threads(1).build()?;
+    /// // Registering a socket with the reactor needs its context.
+    /// let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    /// listener.set_nonblocking(true)?;
+    /// let _context = system.tokio().enter();
+    /// let listener = tokio::net::TcpListener::from_std(listener)?;
+    /// # drop(listener);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub fn tokio(&self) -> tokio::runtime::Handle {
+        self.shared.reactor.handle().clone()
     }
 
     /// Spawns an actor and returns its address. It starts with its `started` hook. It is

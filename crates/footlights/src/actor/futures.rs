@@ -17,6 +17,11 @@
 //! `&mut self` it is given, and whatever the future needs, it takes by value (and may give
 //! back in its output). Between two polls the actor handles other messages as usual.
 //!
+//! With the `tokio` feature, each poll runs inside the system's tokio runtime context
+//! (`Builder::tokio`, `System::tokio`), so futures that need tokio's reactor
+//! (`tokio::net`, `tokio::time`, tokio-based clients) work: the reactor's thread wakes
+//! them, and they are still polled on footlights' workers.
+//!
 //! A pending future keeps its actor alive (its waker holds an address); when the actor
 //! stops, its pending futures are dropped, which cancels them.
 
@@ -154,6 +159,8 @@ pub(crate) fn poll<A: Actor>(actor: &mut A, ctx: &mut Context<'_, A>, slot: u32)
     pending.wakeup.queued.swap(false, Ordering::AcqRel);
     let waker = Waker::from(Arc::clone(&pending.wakeup));
     let mut cx = TaskContext::from_waker(&waker);
+    #[cfg(feature = "tokio")]
+    let _reactor = ctx.me.cell().env().reactor.enter();
     match pending.job.as_mut().poll_run(&mut cx, actor, ctx) {
         Poll::Pending => {
             let table = table(ctx);
@@ -178,7 +185,8 @@ impl<A: Actor> Context<'_, A> {
     /// `&mut self` once the future is ready. Meanwhile the actor handles its messages as
     /// usual. A pending future keeps the actor alive; when the actor stops, its pending
     /// futures are dropped (canceled). A panic in the future or in `then` stops the actor,
-    /// as one in a handler does.
+    /// as one in a handler does. With the `tokio` feature, the future may use tokio's
+    /// reactor (`tokio::net`, `tokio::time`; see `Builder::tokio`).
     ///
     /// ```
     /// use footlights::{Actor, Addr, Canceled, Context, ReplyTo, System};
