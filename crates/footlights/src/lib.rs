@@ -59,7 +59,8 @@
 //! automatic placement from what the runtime observes ([`auto`]).
 //!
 //! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
-//! [`placement`], and [`SpawnOptions`] for spawning with a bounded mailbox, and
+//! [`placement`], [`SpawnOptions`] for spawning with a bounded mailbox, [`Handler`],
+//! [`Recipient`] and the system's registry of names, and
 //! [`timer`]: messages later or periodically ([`Context::send_after`],
 //! [`Addr::send_interval`], ...), with a [`TimerHandle`] that cancels, and an ask with a
 //! timeout inside an actor ([`Context::then_timeout`]).
@@ -91,6 +92,34 @@
 //! mailbox is full. `examples/kv` is a TCP key-value server with one actor per
 //! connection.
 //!
+//! # Names, recipients and several message types
+//!
+//! * **Names.** [`System::register`] (or [`Context::register`], for the actor itself)
+//!   names an actor in its system's registry; [`System::lookup`] and [`Context::lookup`]
+//!   find it again, with its type checked: the wrong type is an error
+//!   ([`LookupError::WrongType`]), and so is a taken name ([`RegisterError::Taken`]).
+//!   A name keeps its actor reachable, and goes when the actor stops, however it stops.
+//!   Each system has its own registry.
+//! * **Several message types.** Besides its own [`Actor::Msg`], an actor may implement
+//!   [`Handler<M>`](Handler) for any number of types `M`, sent with [`Addr::tell`],
+//!   [`Addr::try_tell`] or [`Addr::request`] (which returns the handler's result). Such a
+//!   message costs one allocation (its envelope); the `Actor::Msg` path costs what it
+//!   cost before, for every actor.
+//! * **Type-erased addresses.** A [`Recipient<M>`](Recipient) reaches any actor that
+//!   accepts `M`, as its own message ([`Addr::msg_recipient`], no allocation per send) or
+//!   through a handler ([`Addr::recipient`]).
+//!
+//! ## For actix, ractor and kameo users
+//!
+//! | there | here |
+//! |---|---|
+//! | actix `Handler<M>` + `Message` (`type Result`); kameo `Message<M>` (`type Reply`) | [`Handler<M>`](Handler) with `type Reply`, alongside the actor's own [`Actor::Msg`] |
+//! | actix `addr.do_send(m)`; kameo/ractor `tell` | [`Addr::send`] (own message), [`Addr::tell`] (a handled type) |
+//! | actix `addr.send(m).await`; kameo `ask`; ractor `call!` | [`Addr::request`] (a handled type), [`Addr::ask`] (own message carrying a [`ReplyTo`]) |
+//! | actix `try_send` (bounded mailbox) | [`Addr::try_send`], [`Addr::try_tell`], [`Recipient::try_send`] |
+//! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
+//! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
+//!
 //! # Layers
 //!
 //! The runtime's modules form layers, and each imports only from the layers below it;
@@ -110,8 +139,9 @@
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
 //! | [`config`] | `placement` | settings from the builder, the environment and defaults |
 //! | `reactor` | nothing | with the `tokio` feature, the tokio runtime whose context futures inside actors are polled in |
-//! | `runtime` | `cell`, `scheduler`, `placement`, `timer`, `reactor` | the state an actor shares with its system, and the glue on the spawn and send paths |
-//! | `actor` | `runtime`, `cell`, `placement`, `reply`, `timer` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send |
+//! | `registry` | nothing | a system's names: name to type-erased address, under one lock; the typed side is in `actor` |
+//! | `runtime` | `cell`, `scheduler`, `placement`, `timer`, `reactor`, `registry` | the state an actor shares with its system, and the glue on the spawn and send paths |
+//! | `actor` | `runtime`, `cell`, `placement`, `reply`, `timer`, `registry` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send; [`Handler`] and [`Recipient`]; names, typed |
 //! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
 //!
 //! The traits through which lower layers call up are `task::Run` and `task::Schedule`
@@ -132,6 +162,7 @@ mod metrics;
 pub mod placement;
 #[cfg(feature = "tokio")]
 mod reactor;
+mod registry;
 pub mod reply;
 mod rng;
 mod runtime;
@@ -141,11 +172,15 @@ mod system;
 mod task;
 pub mod timer;
 
-pub use actor::{Actor, Addr, AskError, Context, SendError, Sending, SpawnOptions, TrySendError};
+pub use actor::{
+    Actor, Addr, AskError, Context, Handler, Recipient, SendError, Sending, SpawnOptions,
+    TrySendError,
+};
 pub use cell::PanicReport;
 pub use config::ConfigError;
 pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
+pub use registry::{LookupError, RegisterError};
 pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, ShutdownReport, System};
 pub use timer::{TimerGuard, TimerHandle};

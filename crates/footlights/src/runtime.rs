@@ -20,6 +20,7 @@ use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport, Refused};
 use crate::census::Census;
 use crate::mailbox::capacity::Capacity;
 use crate::placement::{self, Placement, PlacementMode, Policy};
+use crate::registry::Registry;
 use crate::scheduler::{Home, Scheduled, Scheduler, release_after_shutdown};
 use crate::timer::TimerService;
 
@@ -42,6 +43,8 @@ pub(crate) struct Shared {
     /// The tokio runtime whose context futures inside actors are polled in.
     #[cfg(feature = "tokio")]
     pub(crate) reactor: crate::reactor::Reactor,
+    /// The actors' names ([`crate::registry`]).
+    pub(crate) registry: Registry,
 }
 
 impl Env for Arc<Shared> {
@@ -51,6 +54,11 @@ impl Env for Arc<Shared> {
 
     fn dead_letters(&self, n: u64) {
         self.dead_letters.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn forget_names(&self, entry: *const ()) {
+        // The addresses are dropped here, after the registry's lock is released.
+        drop(self.registry.remove_actor(entry as usize));
     }
 }
 

@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+mod naming;
+
 use crate::actor::{Actor, Addr, SpawnOptions};
 use crate::auto::{self, Auto};
 use crate::cell::PanicReport;
@@ -21,6 +23,7 @@ use crate::census::Census;
 use crate::config::{self, ConfigError, DEFAULT_BATCH, DEFAULT_MAX_DEDICATED};
 use crate::metrics::{Metrics, WorkerMetrics};
 use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind};
+use crate::registry::Registry;
 use crate::runtime::{PanicHook, Shared};
 use crate::scheduler::probe::Observer;
 use crate::scheduler::{self, Scheduler, SchedulerConfig};
@@ -198,6 +201,7 @@ impl Builder {
             timers: TimerService::new(),
             #[cfg(feature = "tokio")]
             reactor: crate::reactor::Reactor::new(self.tokio),
+            registry: Registry::new(),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -531,6 +535,8 @@ impl System {
             eprint!("footlights: {} workers\n{m}", m.workers.len());
         }
         self.shared.sched.drain_queues();
+        // A name left over (an actor that never stopped) would keep the system alive.
+        drop(self.shared.registry.clear());
     }
 }
 

@@ -51,8 +51,13 @@ pub struct Context<'a, A: Actor> {
 
 impl<'a, A: Actor> Context<'a, A> {
     /// The system this actor runs on.
-    fn shared(&self) -> &Arc<Shared> {
+    pub(super) fn shared(&self) -> &Arc<Shared> {
         self.me.cell().env()
+    }
+
+    /// This actor's node.
+    pub(super) fn node(&self) -> &Arc<Node<A>> {
+        self.me
     }
 
     /// This actor's own address.

@@ -14,13 +14,18 @@
 pub(crate) mod addr;
 pub(crate) mod context;
 pub(crate) mod futures;
+pub(crate) mod handler;
+pub(crate) mod naming;
 pub(crate) mod options;
+pub(crate) mod recipient;
 pub(crate) mod sending;
 pub(crate) mod timers;
 
 pub use addr::{Addr, SendError, TrySendError};
 pub use context::Context;
+pub use handler::Handler;
 pub use options::SpawnOptions;
+pub use recipient::Recipient;
 pub use sending::Sending;
 pub use timers::AskError;
 

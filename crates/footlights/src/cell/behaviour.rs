@@ -71,4 +71,6 @@ pub(crate) trait Env: Send + Sync + 'static {
     fn panicked(&self, report: &PanicReport);
     /// `n` messages were dropped unhandled (the actor had stopped).
     fn dead_letters(&self, n: u64);
+    /// The actor whose node is `entry` stopped holding a name: take its names out.
+    fn forget_names(&self, entry: *const ());
 }

@@ -27,6 +27,9 @@
 //! a send tests it together with the flags that refuse, and counts the message only if
 //! it is set. So a bounded mailbox costs an unbounded actor nothing on either path.
 //!
+//! Another is for the stop alone: `NAMED`, set when the actor is given a name
+//! ([`crate::registry`]), so that its stop takes the name out; nothing else tests it.
+//!
 //! A send reads the word once, where it used to read a `stopped` flag; a turn reads it
 //! once more. So an actor nobody stops costs what it cost before: one load on each path.
 
@@ -40,6 +43,9 @@ pub(crate) const KILLED: u32 = 2;
 pub(crate) const STOPPED: u32 = 4;
 /// The actor's mailbox is bounded (set at spawn, never changed).
 pub(crate) const BOUNDED: u32 = 8;
+/// The actor holds a name in its system's registry: its stop takes the names out
+/// ([`super::named`]). Neither sends nor turns test it.
+pub(crate) const NAMED: u32 = 1 << 16;
 
 /// The flags that refuse a send.
 const REFUSES: u32 = STOPPING | KILLED | STOPPED;

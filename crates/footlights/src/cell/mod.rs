@@ -44,6 +44,7 @@ pub(crate) mod envelope;
 pub(crate) mod extras;
 pub(crate) mod lifecycle;
 pub(crate) mod mute;
+pub(crate) mod named;
 pub(crate) mod polling;
 pub(crate) mod stop;
 pub(crate) mod turn;
@@ -290,6 +291,11 @@ impl<B: Behaviour> ActorCell<B> {
     /// Whether the actor has stopped for good.
     pub(crate) fn is_stopped(&self) -> bool {
         self.life.has(STOPPED)
+    }
+
+    /// Whether sends are refused: the actor stops, or has stopped.
+    pub(crate) fn refuses(&self) -> bool {
+        self.life.refuses()
     }
 
     /// Messages handled so far.

@@ -19,6 +19,9 @@
 //!    no reply to it is left pending (a dropped request cancels its reply), and an
 //!    untimed `ask(..).wait()` cannot hang on it.
 //!
+//! A named actor's names are taken out of its system's registry in step 1, before its
+//! `stopped` hook runs ([`super::named`]), so the hook may hand a name to a successor.
+//!
 //! The worker then leaves the scheduled state for good: the scheduler counts the stop
 //! and never marks the mailbox idle again. (The loom model of pushes racing a close is
 //! in [`crate::mailbox`].)
@@ -28,6 +31,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use super::lifecycle::{Phase, STOPPED};
+use super::named;
 use super::{ActorCell, Behaviour, Env, Halt, Turn};
 use crate::census::Census;
 
@@ -48,6 +52,9 @@ impl<B: Behaviour> ActorCell<B> {
     /// turn, which is still the mailbox's only consumer.
     pub(super) fn stop_now(&self, me: &Arc<B::Node>) {
         self.life.set(STOPPED);
+        if named::held(&self.life) {
+            self.forget_names(me);
+        }
         if let Some(capacity) = self.capacity() {
             // Senders waiting for room wake, and find the actor stopped.
             capacity.close();

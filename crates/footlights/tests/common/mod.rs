@@ -18,6 +18,16 @@ pub fn system(threads: usize) -> System {
         .expect("a system starts")
 }
 
+/// A system of `threads` workers whose panic hook prints nothing: for tests that make
+/// handlers panic on purpose.
+pub fn system_quiet_on_panic(threads: usize) -> System {
+    System::builder()
+        .threads(threads)
+        .on_panic(|_| {})
+        .build()
+        .expect("a system starts")
+}
+
 /// Waits until `system` is quiescent, or fails the test.
 pub fn quiet(system: &System) {
     assert!(
