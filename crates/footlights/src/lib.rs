@@ -109,6 +109,9 @@
 //!   accepts `M`, as its own message ([`Addr::msg_recipient`], no allocation per send) or
 //!   through a handler ([`Addr::recipient`]).
 //!
+//! `examples/naming.rs` puts the three together: a service found by name, fed through
+//! recipients, and asked for its totals with a message type of its own.
+//!
 //! ## For actix, ractor and kameo users
 //!
 //! | there | here |
