@@ -12,7 +12,7 @@
 mod server;
 
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use footlights::System;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -247,15 +247,7 @@ fn no_acknowledged_write_is_lost_and_no_connection_actor_is_left() {
     );
 
     // Every connection actor stops once its client has gone (the verifier's too).
-    let deadline = Instant::now() + PATIENCE;
-    while system.metrics().live_actors() != 2 {
-        assert!(
-            Instant::now() < deadline,
-            "connection actors left: {}",
-            system.metrics().live_actors() - 2
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::until_live(&system, 2);
     drop(clients);
 
     // Stopping the acceptor closes the listener.

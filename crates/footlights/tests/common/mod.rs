@@ -62,3 +62,19 @@ pub fn block(system: &System, placement: Placement) -> (Addr<Blocker>, mpsc::Sen
         .expect("the blocker holds its worker");
     (blocker, open)
 }
+
+/// Waits until `system` has `live` actors, or fails the test. For actors whose last
+/// address a thread outside the runtime may still hold for a moment after quiescence
+/// (a reactor's thread waking a future that has just completed drops its waker, an
+/// address, only after the wake-up), so that quiescence alone does not settle the count.
+pub fn until_live(system: &System, live: u64) {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while system.metrics().live_actors() != live {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} live actors, not {live}",
+            system.metrics().live_actors()
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
