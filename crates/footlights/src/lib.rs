@@ -123,6 +123,31 @@
 //! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
 //! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
 //!
+//! # Timers
+//!
+//! [`Context::send_after`] and [`Addr::send_after`] send a message later,
+//! [`Context::send_interval`] and [`Addr::send_interval`] one every period, and
+//! [`Context::run_later`] and [`Context::run_interval`] run a closure with the actor's
+//! state; each returns a [`TimerHandle`] that cancels (dropping it does not; a
+//! [`TimerGuard`] does). [`Context::then_timeout`] continues on a reply or on its timeout,
+//! whichever comes first, without blocking the worker. Every timer of a system waits in
+//! one timing wheel, fired by one thread that sleeps until the next deadline ([`timer`]);
+//! an actor that sets no timer pays nothing for them.
+//!
+//! ## For actix, ractor and kameo users
+//!
+//! | there | here |
+//! |---|---|
+//! | actix `ctx.notify_later(m, d)`; ractor `myself.send_after(d, \|\| m)`; kameo: a tokio task that sleeps, then tells | [`Context::send_after`]`(d, m)` |
+//! | ractor `ractor::time::send_after(d, cell, \|\| m)`; actix `ctx.run_later` that sends | [`Addr::send_after`]`(d, m)`, from anywhere |
+//! | actix `ctx.run_interval` that notifies; ractor `send_interval(d, \|\| m)`; kameo: a tokio interval task | [`Context::send_interval`], [`Addr::send_interval`]`(d, \|\| m)` |
+//! | actix `ctx.run_later(d, f)`, `ctx.run_interval(d, f)` | [`Context::run_later`], [`Context::run_interval`] |
+//! | actix `ctx.cancel_future(handle)`; ractor and kameo: abort the task | [`TimerHandle::cancel`]; a [`TimerGuard`] cancels when dropped |
+//! | actix `addr.send(m).timeout(d)` continued with `into_actor(self)`; ractor `call_t!` and kameo `ask(m).reply_timeout(d)`, which await in the handler | [`Context::then_timeout`]`(reply, d, k)`: the handler returns, and `k` runs later with the state |
+//!
+//! actix, ractor and kameo run each timer as a task of their executor (a tokio task per
+//! timer in ractor and kameo); footlights keeps a system's timers in one wheel.
+//!
 //! # Layers
 //!
 //! The runtime's modules form layers, and each imports only from the layers below it;
