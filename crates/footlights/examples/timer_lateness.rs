@@ -149,8 +149,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let wall = start.elapsed();
     stop.store(true, Ordering::Relaxed);
     late.sort_unstable();
-    let at = |q: f64| late[((late.len() - 1) as f64 * q).round() as usize];
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "timers={} busy_pairs={} workers={} bounces_per_second={:.0}",
         late.len(),
@@ -158,26 +156,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         system.threads(),
         bounces.load(Ordering::Relaxed) as f64 / wall.as_secs_f64()
     );
-    println!(
-        "lateness_us p50={:.0} p90={:.0} p99={:.0} p99.9={:.0} max={:.0}",
-        us(at(0.5)),
-        us(at(0.9)),
-        us(at(0.99)),
-        us(at(0.999)),
-        us(at(1.0))
-    );
+    percentiles("lateness_us", &late);
     system.shutdown();
-    let control = control(timers, Duration::from_secs(seconds));
-    let at = |q: f64| control[((control.len() - 1) as f64 * q).round() as usize];
-    println!(
-        "control_thread_sleep_us p50={:.0} p90={:.0} p99={:.0} p99.9={:.0} max={:.0}",
-        us(at(0.5)),
-        us(at(0.9)),
-        us(at(0.99)),
-        us(at(0.999)),
-        us(at(1.0))
+    percentiles(
+        "control_thread_sleep_us",
+        &control(timers, Duration::from_secs(seconds)),
     );
     Ok(())
+}
+
+/// Prints the percentiles of `sorted` (not empty), in microseconds, after `label`.
+fn percentiles(label: &str, sorted: &[Duration]) {
+    let us = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+    println!(
+        "{label} p50={:.0} p90={:.0} p99={:.0} p99.9={:.0} max={:.0}",
+        us(0.5),
+        us(0.9),
+        us(0.99),
+        us(0.999),
+        us(1.0)
+    );
 }
 
 /// One thread sleeping until each of `count` deadlines spread over `span` in turn: how
