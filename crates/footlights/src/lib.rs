@@ -63,7 +63,8 @@
 //! [`Recipient`] and the system's registry of names, and
 //! [`timer`]: messages later or periodically ([`Context::send_after`],
 //! [`Addr::send_interval`], ...), with a [`TimerHandle`] that cancels, and an ask with a
-//! timeout inside an actor ([`Context::then_timeout`]).
+//! timeout inside an actor ([`Context::then_timeout`]); monitors and links tell an actor
+//! when another stops ([`Context::monitor`], [`Context::link`]).
 //!
 //! # Bounded mailboxes and backpressure
 //!
@@ -161,7 +162,7 @@
 //! | [`timer`] | nothing | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
-//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
 //! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
@@ -201,10 +202,10 @@ mod task;
 pub mod timer;
 
 pub use actor::{
-    Actor, Addr, AskError, Context, Handler, Recipient, SendError, Sending, SpawnOptions,
+    Actor, Addr, AskError, Context, Handler, Monitor, Recipient, SendError, Sending, SpawnOptions,
     TrySendError,
 };
-pub use cell::PanicReport;
+pub use cell::{ActorId, Down, ExitReason, PanicReport};
 pub use config::ConfigError;
 pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};

@@ -14,9 +14,9 @@
 //! `Addr`) and [`crate::System`], which builds a [`Shared`] and starts its threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::cell::{ActorCell, Behaviour, Env, Letter, PanicReport, Refused};
+use crate::cell::{ActorCell, Behaviour, Down, Env, ExitReason, Letter, PanicReport, Refused};
 use crate::census::Census;
 use crate::mailbox::capacity::Capacity;
 use crate::placement::{self, Placement, PlacementMode, Policy};
@@ -45,6 +45,8 @@ pub(crate) struct Shared {
     pub(crate) reactor: crate::reactor::Reactor,
     /// The actors' names ([`crate::registry`]).
     pub(crate) registry: Registry,
+    /// Set when the shutdown begins to stop every actor.
+    pub(crate) closing: AtomicBool,
 }
 
 impl Env for Arc<Shared> {
@@ -59,6 +61,10 @@ impl Env for Arc<Shared> {
     fn forget_names(&self, entry: *const ()) {
         // The addresses are dropped here, after the registry's lock is released.
         drop(self.registry.remove_actor(entry as usize));
+    }
+
+    fn closing(&self) -> bool {
+        self.closing.load(Ordering::Acquire)
     }
 }
 
@@ -114,7 +120,12 @@ pub(crate) fn stop<B: Bound>(node: &Arc<Node<B>>) {
 /// Stops the actor of `node` before it handles anything more. `true` if this call
 /// killed it (it was neither killed nor stopped already).
 pub(crate) fn kill<B: Bound>(node: &Arc<Node<B>>) -> bool {
-    match node.cell().kill() {
+    kill_for(node, ExitReason::Killed)
+}
+
+/// Kills the actor of `node` (see [`kill`]), for `reason`: what its watchers are told.
+pub(crate) fn kill_for<B: Bound>(node: &Arc<Node<B>>, reason: ExitReason) -> bool {
+    match node.cell().kill_for(reason) {
         Some(woke) => {
             if woke {
                 // SAFETY: the wake signal's push found the actor idle.
@@ -123,6 +134,24 @@ pub(crate) fn kill<B: Bound>(node: &Arc<Node<B>>) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// A linked actor stopped (`down` says which and why): the actor of `node` gets it as a
+/// message if it traps exits, and otherwise stops too, for the same reason, unless that
+/// reason is [`ExitReason::Normal`].
+pub(crate) fn exit_signal<B: Bound>(node: &Arc<Node<B>>, down: Down) {
+    match node.cell().trapped(down) {
+        Ok(msg) => {
+            if deliver(node, crate::cell::Envelope::Msg(msg)).is_err() {
+                node.cell().count_dead_letters(1);
+            }
+        }
+        Err(down) => {
+            if !down.reason.is_normal() {
+                kill_for(node, down.reason);
+            }
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! [`System::shutdown`] says how a system shuts down.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -202,6 +202,7 @@ impl Builder {
             #[cfg(feature = "tokio")]
             reactor: crate::reactor::Reactor::new(self.tokio),
             registry: Registry::new(),
+            closing: AtomicBool::new(false),
         });
         let mut system = System {
             shared: Arc::clone(&shared),
@@ -460,7 +461,7 @@ impl System {
     ///
     /// ```
     /// use footlights::{Actor, Context, System};
-    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     /// use std::sync::Arc;
     ///
     /// /// Adds what it is sent to a total it flushes when it stops.
@@ -497,6 +498,7 @@ impl System {
         }
         // Pending timers are dropped first, so that none fires into the actors stopping.
         self.shared.timers.shut_down();
+        self.shared.closing.store(true, Ordering::Release);
         let mut stopped = 0;
         loop {
             let killed = self.shared.census.sweep();

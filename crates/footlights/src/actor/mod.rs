@@ -20,6 +20,7 @@ pub(crate) mod options;
 pub(crate) mod recipient;
 pub(crate) mod sending;
 pub(crate) mod timers;
+pub(crate) mod watch;
 
 pub use addr::{Addr, SendError, TrySendError};
 pub use context::Context;
@@ -28,6 +29,7 @@ pub use options::SpawnOptions;
 pub use recipient::Recipient;
 pub use sending::Sending;
 pub use timers::AskError;
+pub use watch::Monitor;
 
 /// An actor: its own state, the messages it accepts, and how it handles them.
 ///

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use super::PanicReport;
+use super::exit::Exit;
 
 /// The hooks a cell runs, and the types the runtime binds it to.
 pub(crate) trait Behaviour: Sized + Send + 'static {
@@ -51,6 +52,9 @@ pub(crate) struct Turn<'a, N> {
     pub(crate) me: &'a Arc<N>,
     /// Whether the turn goes on after the running hook.
     pub(crate) halt: Halt,
+    /// Why it stops, if it does: a hook's stop is [`Exit::Normal`]; the turn sets the
+    /// others (signals, kills, panics). Not copied into the hooks' context.
+    pub(crate) exit: Exit,
 }
 
 /// Whether a turn goes on after the running hook; one byte, tested once per envelope.
@@ -73,4 +77,7 @@ pub(crate) trait Env: Send + Sync + 'static {
     fn dead_letters(&self, n: u64);
     /// The actor whose node is `entry` stopped holding a name: take its names out.
     fn forget_names(&self, entry: *const ());
+    /// Whether the system is shutting down: a stopping actor's watchers are not told
+    /// (they are stopping too).
+    fn closing(&self) -> bool;
 }

@@ -19,6 +19,8 @@
 //!   envelopes; a `Wake` signal pushed after setting the flag wakes an idle actor (the push
 //!   orders the flag before the turn that pops it).
 //! * `STOPPED`: the actor has stopped for good.
+//! * Two bits of *exit code* ([`Exit`]): why it stopped, recorded by the turn that stopped
+//!   it, so that a monitor set on it later is told.
 //!
 //! One more bit is no other thread's business, but lives here because the turn reads this
 //! word when it begins: `BOUNDED`, set at spawn for an actor with a bounded mailbox
@@ -33,6 +35,7 @@
 //! A send reads the word once, where it used to read a `stopped` flag; a turn reads it
 //! once more. So an actor nobody stops costs what it cost before: one load on each path.
 
+use super::exit::Exit;
 use crate::sync::{AtomicU32, Ordering};
 
 /// A graceful stop was asked for: sends are refused, and a `Stop` signal is queued.
@@ -46,6 +49,9 @@ pub(crate) const BOUNDED: u32 = 8;
 /// The actor holds a name in its system's registry: its stop takes the names out
 /// ([`super::named`]). Neither sends nor turns test it.
 pub(crate) const NAMED: u32 = 1 << 16;
+
+/// Where the exit code's two bits are (above `BOUNDED`).
+const EXIT_SHIFT: u32 = 4;
 
 /// The flags that refuse a send.
 const REFUSES: u32 = STOPPING | KILLED | STOPPED;
@@ -95,6 +101,24 @@ impl Life {
     /// Whether every flag of `flags` is set.
     pub(crate) fn has(&self, flags: u32) -> bool {
         self.0.load(Ordering::Acquire) & flags == flags
+    }
+
+    /// Marks the actor stopped for good, for the reason `exit`; returns the flags set
+    /// before. Sequentially consistent: a watcher that registers on the actor's ties and
+    /// then reads this word, against the stop that sets it and then looks for ties (see
+    /// [`super::ties`]).
+    pub(crate) fn stop(&self, exit: Exit) -> u32 {
+        self.0.fetch_or(
+            STOPPED | u32::from(exit as u8) << EXIT_SHIFT,
+            Ordering::SeqCst,
+        )
+    }
+
+    /// Whether the actor has stopped for good, and why (sequentially consistent: see
+    /// [`Life::stop`]).
+    pub(crate) fn stopped(&self) -> Option<Exit> {
+        let word = self.0.load(Ordering::SeqCst);
+        (word & STOPPED != 0).then(|| Exit::from_bits(word >> EXIT_SHIFT))
     }
 }
 

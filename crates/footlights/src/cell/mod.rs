@@ -33,7 +33,8 @@
 //!   turns, when its waker pushes a poll signal; its continuation runs with the state.
 //! * **Stopping** ([`stop`]): marked stopped, out of the census, `stopped` hook (if
 //!   `started` ran), state and queued messages dropped, and the mailbox closed, so no
-//!   message can wait in it for good.
+//!   message can wait in it for good; then its monitors and links are told why
+//!   ([`exit`], [`ties`]).
 //!
 //! What travels in the mailbox, and where the kinds of envelope still to come (system
 //! signals, timers, futures) go: [`envelope`].
@@ -41,12 +42,14 @@
 pub(crate) mod addresses;
 pub(crate) mod behaviour;
 pub(crate) mod envelope;
+pub(crate) mod exit;
 pub(crate) mod extras;
 pub(crate) mod lifecycle;
 pub(crate) mod mute;
 pub(crate) mod named;
 pub(crate) mod polling;
 pub(crate) mod stop;
+pub(crate) mod ties;
 pub(crate) mod turn;
 
 use std::cell::UnsafeCell;
@@ -60,9 +63,12 @@ use crate::task::{Run, Schedule, TurnReport};
 use addresses::Addresses;
 pub(crate) use behaviour::{Behaviour, Env, Halt, Turn};
 pub(crate) use envelope::{Envelope, Signal};
+use exit::Exit;
+pub use exit::{ActorId, Down, ExitReason};
 use extras::ExtrasPtr;
 use lifecycle::{KILLED, Life, Phase, STOPPED, STOPPING};
 pub use stop::PanicReport;
+use ties::TiesPtr;
 
 /// What the mailbox of a cell running `B` carries.
 pub(crate) type Letter<B> = Envelope<<B as Behaviour>::Msg, <B as Behaviour>::Call>;
@@ -76,11 +82,16 @@ pub(crate) struct ActorCell<B: Behaviour> {
     handled: AtomicU64,
     /// The actor's state, touched only inside its turns.
     state: UnsafeCell<Phase<B>>,
+    /// Why the turn that ended with a stop stopped it: written by that turn, read by the
+    /// stop that follows on the same worker (the consumer's, like `state`).
+    exit: UnsafeCell<Exit>,
     /// Where it sits in its system's census: a `Seat`'s slot, written once by `init`.
     seat: AtomicPtr<()>,
     /// What the actor keeps only once it needs it, a bounded mailbox's capacity among
     /// it ([`extras`]); null for most actors.
     extras: ExtrasPtr,
+    /// Its monitors and links, allocated on first use ([`ties`]).
+    ties: TiesPtr<B::Msg>,
     env: B::Env,
 }
 
@@ -92,8 +103,8 @@ pub(crate) enum Refused<M> {
     Stopped(M),
 }
 
-// SAFETY: `state` and the consumer's part of `extras` are only touched inside a turn (or
-// the stop that follows one, or the scheduler's call that ends a turn), and the
+// SAFETY: `state`, `exit` and the consumer's part of `extras` are only touched inside a
+// turn (or the stop that follows one, or the scheduler's call that ends a turn), and the
 // mailbox's idle bit guarantees that at most one worker runs a turn of a given actor at a
 // time (the one that scheduled it, or the one that took it from a run queue); the hand-off
 // between turns is synchronised by the mailbox's acquire/release operations and the run
@@ -111,8 +122,10 @@ impl<B: Behaviour> ActorCell<B> {
             life: Life::new(capacity.is_some()),
             handled: AtomicU64::new(0),
             state: UnsafeCell::new(Phase::Unstarted(actor)),
+            exit: UnsafeCell::new(Exit::Normal),
             seat: AtomicPtr::new(std::ptr::null_mut()),
             extras: ExtrasPtr::new(capacity),
+            ties: TiesPtr::new(),
             env,
         }
     }
@@ -235,6 +248,15 @@ impl<B: Behaviour> ActorCell<B> {
         self.push_signal(Signal::Stop)
     }
 
+    /// Stops the actor before it handles anything more, for `reason` (a plain kill's is
+    /// [`ExitReason::Killed`]); see [`ActorCell::kill`].
+    pub(crate) fn kill_for(&self, reason: ExitReason) -> Option<bool> {
+        if reason != ExitReason::Killed {
+            self.note_killed_for(reason);
+        }
+        self.kill()
+    }
+
     /// Stops the actor before it handles anything more ([`crate::Addr::kill`]): refuses
     /// later sends, sets the flag its turns test, and pushes a `Wake` signal to wake it if
     /// it is idle. `Some(woke)` if this call killed it (`woke`: the caller must schedule
@@ -296,6 +318,11 @@ impl<B: Behaviour> ActorCell<B> {
     /// Whether sends are refused: the actor stops, or has stopped.
     pub(crate) fn refuses(&self) -> bool {
         self.life.refuses()
+    }
+
+    /// Which actor this is (the address of its node, `me`).
+    pub(crate) fn id_of(me: &Arc<B::Node>) -> ActorId {
+        ActorId(Arc::as_ptr(me).addr())
     }
 
     /// Messages handled so far.

@@ -18,6 +18,8 @@
 //!    letter at once. Either way no message waits in the mailbox of a stopped actor, so
 //!    no reply to it is left pending (a dropped request cancels its reply), and an
 //!    untimed `ask(..).wait()` cannot hang on it.
+//! 4. Its monitors and links are told why it stopped, and the monitors it set on others
+//!    are taken out ([`super::ties`]).
 //!
 //! A named actor's names are taken out of its system's registry in step 1, before its
 //! `stopped` hook runs ([`super::named`]), so the hook may hand a name to a successor.
@@ -30,7 +32,8 @@ use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
-use super::lifecycle::{Phase, STOPPED};
+use super::exit::Exit;
+use super::lifecycle::Phase;
 use super::named;
 use super::{ActorCell, Behaviour, Env, Halt, Turn};
 use crate::census::Census;
@@ -40,8 +43,9 @@ use crate::census::Census;
 pub struct PanicReport {
     /// The actor's type name.
     pub actor: &'static str,
-    /// Which method panicked: `"handle"` (a message, a continuation or `started`) or
-    /// `"stopped"`.
+    /// Which method panicked: `"handle"` (a message, a continuation or `started`),
+    /// `"stopped"`, or `"a monitor's message"` (the conversion a watcher gave
+    /// [`crate::Context::monitor`], run when this actor stopped).
     pub during: &'static str,
     /// The panic message.
     pub message: String,
@@ -51,7 +55,9 @@ impl<B: Behaviour> ActorCell<B> {
     /// Stops the actor; see the module documentation. Runs on the worker that ran its last
     /// turn, which is still the mailbox's only consumer.
     pub(super) fn stop_now(&self, me: &Arc<B::Node>) {
-        self.life.set(STOPPED);
+        // SAFETY: the consumer's: the turn that ended with the stop wrote it.
+        let exit = unsafe { *self.exit.get() };
+        self.life.stop(exit);
         if named::held(&self.life) {
             self.forget_names(me);
         }
@@ -68,6 +74,7 @@ impl<B: Behaviour> ActorCell<B> {
                 let mut turn = Turn {
                     me,
                     halt: Halt::Stop,
+                    exit,
                 };
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
                     actor.stopped(&mut turn);
@@ -90,19 +97,46 @@ impl<B: Behaviour> ActorCell<B> {
         // SAFETY: the only consumer, as above; closing gives that role up.
         unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
         self.count_dead_letters(dead);
+        if self.ties_if_any().is_some() {
+            self.tell_watchers(exit);
+        }
     }
 
-    /// Reports a panic of one of the actor's hooks to the system.
-    pub(super) fn report_panic(&self, payload: &(dyn Any + Send), during: &'static str) {
+    /// Tells the actor's watchers it stopped, and takes its monitors out of the actors it
+    /// watched (see [`super::ties`]).
+    #[cold]
+    #[inline(never)]
+    fn tell_watchers(&self, exit: Exit) {
+        let Some((reason, watchers, undos)) = self.untie_all(exit) else {
+            return;
+        };
+        for undo in undos {
+            undo();
+        }
+        if self.env.closing() {
+            return;
+        }
+        for tie in watchers {
+            // A monitor's conversion into a message is the watcher's code.
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (tie.notify)(&reason))) {
+                self.report_panic(&*payload, "a monitor's message");
+            }
+        }
+    }
+
+    /// Reports a panic of one of the actor's hooks to the system; returns its message.
+    pub(super) fn report_panic(&self, payload: &(dyn Any + Send), during: &'static str) -> String {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "non-string panic payload".to_owned());
-        self.env.panicked(&PanicReport {
+        let report = PanicReport {
             actor: std::any::type_name::<B>(),
             during,
             message,
-        });
+        };
+        self.env.panicked(&report);
+        report.message
     }
 }

@@ -38,6 +38,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::exit::Exit;
 use super::lifecycle::{KILLED, Phase};
 use super::{ActorCell, Behaviour, Envelope, Halt, Signal, Turn};
 use crate::task::{Schedule, TurnEnd, TurnReport};
@@ -54,7 +55,11 @@ impl<B: Behaviour> ActorCell<B> {
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
         let batch = worker.batch();
-        let mut turn = Turn { me, halt: Halt::Go };
+        let mut turn = Turn {
+            me,
+            halt: Halt::Go,
+            exit: Exit::Normal,
+        };
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -70,6 +75,7 @@ impl<B: Behaviour> ActorCell<B> {
             }
             if flags & KILLED != 0 {
                 // Killed: nothing more is handled.
+                turn.exit = Exit::Killed;
                 return TurnEnd::Stop;
             }
             self.take_envelopes::<S, true>(
@@ -87,10 +93,16 @@ impl<B: Behaviour> ActorCell<B> {
         let end = match outcome {
             Ok(end) => end,
             Err(payload) => {
-                self.report_panic(&*payload, "handle");
+                let message = self.report_panic(&*payload, "handle");
+                self.note_panic(&message);
+                turn.exit = Exit::Panicked;
                 TurnEnd::Stop
             }
         };
+        if end == TurnEnd::Stop {
+            // SAFETY: the consumer's, like the state; the stop that follows reads it.
+            unsafe { *self.exit.get() = turn.exit };
+        }
         TurnReport { end, handled }
     }
 
@@ -149,6 +161,7 @@ impl<B: Behaviour> ActorCell<B> {
                 if self.life.needs_attention() {
                     // Killed while the turn ran: the envelope taken is not handled.
                     self.count_dead_letters(next.take().map_or(0, |e| e.counts()));
+                    turn.exit = Exit::Killed;
                     return TurnEnd::Stop;
                 }
             }
@@ -174,6 +187,10 @@ impl<B: Behaviour> ActorCell<B> {
         };
         actor.started(turn);
         if self.life.needs_attention() {
+            if turn.halt != Halt::Stop {
+                // Killed while `started` ran (a stop it asked for itself wins).
+                turn.exit = Exit::Killed;
+            }
             return Err(TurnEnd::Stop);
         }
         if turn.halt != Halt::Go {
@@ -192,11 +209,15 @@ impl<B: Behaviour> ActorCell<B> {
                 }
             }
             // The messages sent before `Addr::stop` have been handled.
-            Signal::Stop => turn.halt = Halt::Stop,
+            Signal::Stop => {
+                turn.halt = Halt::Stop;
+                turn.exit = Exit::Stopped;
+            }
             // Pushed after a flag was set (a kill): act on it.
             Signal::Wake => {
                 if self.life.needs_attention() {
                     turn.halt = Halt::Stop;
+                    turn.exit = Exit::Killed;
                 }
             }
             // Taken by the loop, which has the actor's state.

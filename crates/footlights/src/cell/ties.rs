@@ -1,0 +1,274 @@
+//! An actor's ties to others: who is told when it stops (its monitors and links), whom it
+//! watches, and the details of why it stopped.
+//!
+//! # What is tied
+//!
+//! * A **monitor** ([`crate::Context::monitor`]): when actor X stops, watcher W is told. X's
+//!   ties hold a [`Tie`] whose `notify` sends W a message; W's ties hold an [`Undo`] that
+//!   takes that tie out of X again if W stops first or cancels the monitor. Telling W
+//!   drops the undo.
+//! * A **link** ([`crate::Context::link`]): two ties with one id, one in each actor's
+//!   ties, each telling the other. Whichever actor stops first tells the other, which
+//!   drops its own half. The told actor stops too, with the same reason, unless the reason
+//!   is [`ExitReason::Normal`], or it *traps exits*: then its trap (a conversion kept in
+//!   its ties) turns the exit into a message for it.
+//!
+//! # Out of line
+//!
+//! Most actors never use any of this, so the ties live in a box the cell allocates the
+//! first time something ties to it (a compare-and-swap of one pointer, which stays null
+//! otherwise): an actor that is never watched pays for one pointer and one load when it
+//! stops. A stop for a reason that needs words (a panic's message, or the reason a link
+//! passed on with a kill) allocates the box too, so that a monitor set on the actor
+//! later still learns it.
+//!
+//! # Stopping, and the race with a new watcher
+//!
+//! The stop marks the actor stopped in its lifecycle word, then looks for its ties; under
+//! their lock it takes every tie and undo out and notes the reason for good (`gone`), and
+//! then, with no lock held, runs the undos and tells the watchers (not while the system is
+//! shutting down: every watcher is stopping too). A watcher registers under the same lock,
+//! after making sure the box exists: if the reason is noted already, or the lifecycle word
+//! says the actor has stopped, it is told at once instead of added. The stop's write of
+//! the word then read of the box pointer, against the watcher's write of the pointer then
+//! read of the word, are sequentially consistent, so at least one of them sees the other:
+//! the watcher is either added before the stop takes the list, or told at once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+
+use parking_lot::Mutex;
+
+use super::exit::{ActorId, Down, Exit, ExitReason};
+use super::{ActorCell, Behaviour};
+
+/// Tells a watcher that the actor stopped, and why.
+pub(crate) type Notify = Box<dyn FnOnce(&ExitReason) + Send>;
+/// Takes a monitor out of the actor it watched.
+pub(crate) type Undo = Box<dyn FnOnce() + Send>;
+/// Turns a linked actor's exit into a message of the actor that traps it.
+pub(crate) type Trap<M> = Box<dyn Fn(Down) -> M + Send>;
+
+/// Ids of ties: unique in the process.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh tie id.
+pub(crate) fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What kind of tie tells a watcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Monitor,
+    Link,
+}
+
+/// Someone to tell when the actor stops.
+pub(crate) struct Tie {
+    pub(crate) id: u64,
+    /// The actor told (the watcher, or the other end of a link).
+    pub(crate) peer: ActorId,
+    pub(crate) kind: Kind,
+    pub(crate) notify: Notify,
+}
+
+/// An actor's ties; see the module documentation.
+pub(crate) struct Ties<M> {
+    inner: Mutex<Inner<M>>,
+}
+
+struct Inner<M> {
+    /// Told when the actor stops: its monitors and links.
+    watchers: Vec<Tie>,
+    /// The monitors this actor set on others, to take out when it stops.
+    watching: Vec<(u64, Undo)>,
+    /// Set while the actor traps the exits of linked actors.
+    trap: Option<Trap<M>>,
+    /// A panic's message, when a hook panicked.
+    panic: Option<Arc<str>>,
+    /// The reason a kill came with (a link's), if not [`ExitReason::Killed`].
+    killed_for: Option<ExitReason>,
+    /// Set once the actor has stopped: later watchers are told at once.
+    gone: Option<ExitReason>,
+}
+
+impl<M> Inner<M> {
+    /// The reason an actor that stopped with `exit` reports.
+    fn reason(&self, exit: Exit) -> ExitReason {
+        match exit {
+            Exit::Normal => ExitReason::Normal,
+            Exit::Stopped => ExitReason::Stopped,
+            Exit::Killed => self.killed_for.clone().unwrap_or(ExitReason::Killed),
+            Exit::Panicked => ExitReason::Panicked(self.panic.clone().unwrap_or_else(|| "".into())),
+        }
+    }
+}
+
+impl<M> Ties<M> {
+    fn new() -> Ties<M> {
+        Ties {
+            inner: Mutex::new(Inner {
+                watchers: Vec::new(),
+                watching: Vec::new(),
+                trap: None,
+                panic: None,
+                killed_for: None,
+                gone: None,
+            }),
+        }
+    }
+}
+
+/// The pointer to an actor's ties, null until first used; see the module documentation.
+pub(crate) struct TiesPtr<M>(AtomicPtr<Ties<M>>);
+
+impl<M> TiesPtr<M> {
+    pub(crate) fn new() -> TiesPtr<M> {
+        TiesPtr(AtomicPtr::new(std::ptr::null_mut()))
+    }
+}
+
+impl<M> Drop for TiesPtr<M> {
+    fn drop(&mut self) {
+        let p = *self.0.get_mut();
+        if !p.is_null() {
+            // SAFETY: a non-null pointer came from `Box::into_raw` in `ActorCell::ties`,
+            // and `&mut self` means nobody else holds it.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    }
+}
+
+impl<B: Behaviour> ActorCell<B> {
+    /// The actor's ties, if it has any.
+    pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg>> {
+        // SeqCst: see the module documentation.
+        let p = self.ties.0.load(Ordering::SeqCst);
+        // SAFETY: a non-null pointer is a box that lives as long as the cell.
+        unsafe { p.as_ref() }
+    }
+
+    /// The actor's ties, allocated the first time.
+    pub(crate) fn ties(&self) -> &Ties<B::Msg> {
+        if let Some(ties) = self.ties_if_any() {
+            return ties;
+        }
+        let fresh = Box::into_raw(Box::new(Ties::new()));
+        let p = match self.ties.0.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
+            Ok(_) => fresh,
+            Err(theirs) => {
+                // SAFETY: ours was never shared.
+                drop(unsafe { Box::from_raw(fresh) });
+                theirs
+            }
+        };
+        // SAFETY: as for `ties_if_any`.
+        unsafe { &*p }
+    }
+
+    /// Adds a watcher. If the actor has stopped, gives it back with the reason instead:
+    /// the caller tells it at once.
+    pub(crate) fn watch(&self, tie: Tie) -> Result<(), (Tie, ExitReason)> {
+        let mut inner = self.ties().inner.lock();
+        if let Some(reason) = &inner.gone {
+            return Err((tie, reason.clone()));
+        }
+        if let Some(exit) = self.life.stopped() {
+            return Err((tie, inner.reason(exit)));
+        }
+        inner.watchers.push(tie);
+        Ok(())
+    }
+
+    /// Takes the watcher `id` out, if it is still there.
+    pub(crate) fn untie(&self, id: u64) -> Option<Tie> {
+        let mut inner = self.ties_if_any()?.inner.lock();
+        let at = inner.watchers.iter().position(|t| t.id == id)?;
+        Some(inner.watchers.swap_remove(at))
+    }
+
+    /// Takes out the links to `peer`, and returns them.
+    pub(crate) fn untie_links_to(&self, peer: ActorId) -> Vec<Tie> {
+        let Some(ties) = self.ties_if_any() else {
+            return Vec::new();
+        };
+        let mut inner = ties.inner.lock();
+        let (links, rest) = std::mem::take(&mut inner.watchers)
+            .into_iter()
+            .partition(|t| t.kind == Kind::Link && t.peer == peer);
+        inner.watchers = rest;
+        links
+    }
+
+    /// Notes a monitor this actor set on another, to undo if it stops first. Returns the
+    /// undo if it has stopped already (the caller runs it).
+    pub(crate) fn note_watching(&self, id: u64, undo: Undo) -> Result<(), Undo> {
+        let mut inner = self.ties().inner.lock();
+        if inner.gone.is_some() || self.life.stopped().is_some() {
+            return Err(undo);
+        }
+        inner.watching.push((id, undo));
+        Ok(())
+    }
+
+    /// Forgets the monitor `id` this actor set on another; returns its undo.
+    pub(crate) fn forget_watching(&self, id: u64) -> Option<Undo> {
+        let mut inner = self.ties_if_any()?.inner.lock();
+        let at = inner.watching.iter().position(|(w, _)| *w == id)?;
+        Some(inner.watching.swap_remove(at).1)
+    }
+
+    /// Sets or clears the conversion of linked actors' exits into messages.
+    pub(crate) fn set_trap(&self, trap: Option<Trap<B::Msg>>) {
+        let old = std::mem::replace(&mut self.ties().inner.lock().trap, trap);
+        drop(old);
+    }
+
+    /// The message a trapping actor gets for `down`; `Err(down)` if it does not trap.
+    pub(crate) fn trapped(&self, down: Down) -> Result<B::Msg, Down> {
+        let Some(ties) = self.ties_if_any() else {
+            return Err(down);
+        };
+        let inner = ties.inner.lock();
+        match &inner.trap {
+            Some(trap) => Ok(trap(down)),
+            None => Err(down),
+        }
+    }
+
+    /// Notes the reason of a kill that is not a plain [`ExitReason::Killed`] (the first
+    /// one counts).
+    pub(crate) fn note_killed_for(&self, reason: ExitReason) {
+        self.ties().inner.lock().killed_for.get_or_insert(reason);
+    }
+
+    /// Notes a panic's message.
+    pub(crate) fn note_panic(&self, message: &str) {
+        self.ties()
+            .inner
+            .lock()
+            .panic
+            .get_or_insert_with(|| message.into());
+    }
+
+    /// The stop's part: notes the reason for good, and takes out every watcher and undo.
+    /// `None` if the actor has no ties.
+    pub(crate) fn untie_all(&self, exit: Exit) -> Option<(ExitReason, Vec<Tie>, Vec<Undo>)> {
+        let mut inner = self.ties_if_any()?.inner.lock();
+        let reason = inner.reason(exit);
+        inner.gone = Some(reason.clone());
+        inner.trap = None;
+        let watchers = std::mem::take(&mut inner.watchers);
+        let undos = std::mem::take(&mut inner.watching)
+            .into_iter()
+            .map(|(_, undo)| undo)
+            .collect();
+        Some((reason, watchers, undos))
+    }
+}
