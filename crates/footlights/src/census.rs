@@ -7,36 +7,44 @@
 //! scheduler never sees it until a message arrives. A shutdown that must run the `stopped`
 //! hook of every live actor therefore needs a list of them. Spawning is on the hot path
 //! (a spawn costs about as much as a few messages), so entering the list must cost no
-//! locked instruction, and leaving it at most one.
+//! locked instruction, and leaving it at most one; and every actor pays for its entry in
+//! memory, so an entry is one word.
 //!
 //! # The algorithm
 //!
-//! The census is a set of *slots* in pages of 4 KiB, allocated in chunks that never
-//! move. Each pool worker owns one *shard* of chunks and is the only thread that hands
-//! out its slots, so entering is a few plain stores: take a free slot (the head of the
-//! worker's free list, or else the next never-used slot of its newest chunk), write the
-//! entry's operations, then its pointer. Threads that are not pool workers share one more
-//! shard under a lock. Leaving is done by whoever stops the actor, on any thread: a
-//! compare-and-swap of the slot's pointer back to null, then a plain store marking the
-//! slot's page *dirty* (the first slot of each page is its header; the page is found by
-//! masking the slot's address). The owner does not hear about it; when it has no free
-//! slot left, it scans the dirty pages of its chunks (clearing their marks) for null
-//! slots and links them into its free list (through their otherwise unused operations
-//! word), and adds a zeroed chunk as large as all the others if fewer than a quarter of
-//! its slots were found free. So a scan costs a constant number of slot reads per entry,
-//! amortised, and nothing at all while no actor stops.
+//! The census is a set of *slots*, one word each (the actor's node pointer, or null), in
+//! pages of 4 KiB that never move. A page holds actors of one type only: its header says
+//! what a sweep does with its entries (a [`Visit`], the one function that knows the type)
+//! and whether a slot was freed since its owner last scanned it (*dirty*).
 //!
-//! A sweep (the shutdown) walks every chunk and must act on each live entry without the
-//! entry being freed under it. It *tags* the slot's pointer with a compare-and-swap
-//! before using the entry, and untags it after. A leaving actor's compare-and-swap expects
-//! the untagged pointer, so while the sweep holds the tag it waits; and an actor leaves
-//! the census before it can be freed (its stop clears the slot while the stopping worker
-//! still holds the actor's scheduling reference). So a tagged entry is alive until it is
-//! untagged. A sweep whose compare-and-swap fails skips that slot: the entry left, or was
-//! replaced by a newer one, which a later sweep finds.
+//! Each pool worker owns one *shard* of pages and is the only thread that hands out its
+//! slots, so entering is a few plain loads and stores, inlined into the actor's first
+//! turn: the *lane* of the actor's type is nearly always the one used last (the shard
+//! keeps it apart, the *hot* lane, so no search is needed); take a free slot from it (the
+//! head of its free list, or else the next never-used slot of the page it is handing
+//! out, a bump of a pointer), and write the node pointer. Anything else (another type's
+//! lane, the next page, a scan) is out of line. Threads that
+//! are not pool workers share one more shard under a lock. Leaving is done by whoever
+//! stops the actor, on any thread: a compare-and-swap of the slot back to null, then a
+//! plain store marking its page dirty (the page is found by masking the slot's address).
+//! The owner does not hear about it; when a lane has no free slot left, the owner scans the
+//! lane's dirty pages (clearing their marks) for null slots and links them into the lane's
+//! free list (a listed slot holds the next one, tagged [`FREE`]), and adds zeroed pages as
+//! many as the lane has if fewer than a quarter of its slots were found free. So a scan
+//! costs a constant number of slot reads per entry, amortised, and nothing at all while
+//! no actor stops.
 //!
-//! The loom model at the bottom of this file checks a sweep racing an actor leaving and
-//! its slot being handed out again (`RUSTFLAGS="--cfg loom"`).
+//! A sweep (the shutdown) walks every page and must act on each live entry without the
+//! entry being freed under it. It *tags* the slot with a compare-and-swap before using the
+//! entry, and untags it after. A leaving actor's compare-and-swap expects the untagged
+//! pointer, so while the sweep holds the tag it waits; and an actor leaves the census
+//! before it can be freed (its stop clears the slot while the stopping worker still holds
+//! the actor's scheduling reference). So a tagged entry is alive until it is untagged. A
+//! sweep whose compare-and-swap fails skips that slot: the entry left, or was replaced by
+//! a newer one, which a later sweep finds.
+//!
+//! The loom model at the bottom of this file checks a sweep racing an actor leaving
+//! (`RUSTFLAGS="--cfg loom"`).
 
 use std::cell::UnsafeCell;
 use std::ptr;
@@ -45,70 +53,62 @@ use parking_lot::Mutex;
 
 use crate::sync::{AtomicPtr, Ordering, backoff};
 
-/// The bytes of a page: a header slot and the slots it keeps the dirty mark of.
+/// The bytes of a page, and its alignment: a slot's page is its address masked.
 const PAGE_BYTES: usize = 4096;
-/// Slots in a page, header included (a few under loom, which tracks every atomic).
+/// Slots in a page: what is left of it after the header (a few under loom, which tracks
+/// every atomic).
 #[cfg(not(loom))]
-const PAGE_SLOTS: usize = PAGE_BYTES / std::mem::size_of::<Slot>();
+const PAGE_SLOTS: usize =
+    (PAGE_BYTES - std::mem::size_of::<Header>()) / std::mem::size_of::<Slot>();
 #[cfg(loom)]
-const PAGE_SLOTS: usize = 3;
-/// Pages in a shard's first chunk.
-const FIRST_CHUNK: usize = 1;
-/// The low bit of a slot's pointer: a sweep is using the entry.
+const PAGE_SLOTS: usize = 2;
+/// The low bit of a slot: a sweep is using the entry.
 const TAG: usize = 1;
+/// The next bit: the slot is on its lane's free list, and the rest is the next free slot.
+const FREE: usize = 2;
 
 /// What a sweep does with one live entry: called with the entry's pointer, which is alive
 /// for the call. Returns whether it acted on it.
 pub(crate) type Visit = unsafe fn(*const ()) -> bool;
 
-/// One place in the census.
-struct Slot {
-    /// The entry (an actor's node), tagged while a sweep uses it; null when free.
-    entry: AtomicPtr<()>,
-    /// What a sweep does with the entry: a [`Visit`], written before `entry`.
+/// One place in the census: the entry (an actor's node), tagged while a sweep uses it;
+/// null when free; a link tagged [`FREE`] while on its lane's free list.
+type Slot = AtomicPtr<()>;
+
+/// What a page says of its slots.
+#[repr(C)]
+struct Header {
+    /// Non-null while a slot was freed since the owner last scanned the page.
+    dirty: AtomicPtr<()>,
+    /// What a sweep does with the page's entries: a [`Visit`].
     visit: AtomicPtr<()>,
 }
 
-impl Slot {
-    #[cfg(loom)]
-    fn free() -> Slot {
-        Slot {
-            entry: AtomicPtr::new(ptr::null_mut()),
-            visit: AtomicPtr::new(ptr::null_mut()),
-        }
-    }
-
-    /// The header of the page this slot is in.
-    fn header(&self) -> &Slot {
-        let header = ptr::from_ref(self).map_addr(|a| a & !(PAGE_BYTES - 1));
-        // SAFETY: every slot is in a page, aligned to its size (see `Page`), whose first
-        // slot is its header.
-        unsafe { &*header }
-    }
-}
-
-/// A page of slots: the first is its header, whose `entry` is non-null while the page is
-/// dirty (a slot was freed since its owner last scanned it).
+/// A page of slots, all for actors of one type.
 #[repr(C, align(4096))]
 struct Page {
+    header: Header,
     slots: [Slot; PAGE_SLOTS],
 }
 
 #[cfg(not(loom))]
 const _: () = assert!(std::mem::size_of::<Page>() == PAGE_BYTES);
 
-impl Page {
-    /// The slots that hold entries (all but the header).
-    fn entries(&self) -> &[Slot] {
-        &self.slots[1..]
-    }
+/// The page a slot is in.
+///
+/// # Safety
+/// `slot` must be a slot of a live page.
+unsafe fn page_of<'a>(slot: *const Slot) -> &'a Page {
+    // SAFETY: pages are aligned to their size, so masking a slot's address gives its
+    // page, live as the caller vouches.
+    unsafe { &*slot.map_addr(|a| a & !(PAGE_BYTES - 1)).cast::<Page>() }
 }
 
 /// Where an entry sits in the census: what it needs to leave.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Seat(*const Slot);
 
-// SAFETY: a seat is an address in a chunk that lives as long as the census, and the only
+// SAFETY: a seat is an address in a page that lives as long as the census, and the only
 // access through it is atomic.
 unsafe impl Send for Seat {}
 // SAFETY: as above.
@@ -126,119 +126,207 @@ impl Seat {
     }
 }
 
-/// A set of chunks, and the free slots its owner knows of.
-struct Shard {
-    /// Every chunk, in the order they were added. Locked by the owner only to add one, and
-    /// by a sweep to walk them; slots are reached through their addresses otherwise.
-    chunks: Mutex<Vec<Box<[Page]>>>,
-    /// Where the owner finds free slots; touched only by the shard's owner.
-    free: UnsafeCell<Free>,
-}
-
-/// The free slots a shard's owner knows of.
-struct Free {
-    /// The first of a list of free slots linked through their `visit` word; null at the end.
+/// The slots of one actor type in one shard.
+struct Lane {
+    /// What a sweep does with them: the lane's type.
+    visit: Visit,
+    /// The first free slot, null at the end; see [`FREE`].
     list: *const Slot,
-    /// The next never-used slot of the newest chunk, and the end of that chunk.
-    fresh: *const Slot,
-    end: *const Slot,
+    /// The next never-used slot of the page being handed out, and the end of that page's
+    /// slots (equal when it is used up).
+    next: *const Slot,
+    limit: *const Slot,
+    /// The lane's never-used pages after that one: from `fresh` to `end`.
+    fresh: *const Page,
+    end: *const Page,
+    /// Every page of the lane, for its scans.
+    pages: Vec<*const Page>,
 }
 
-// SAFETY: `free` is touched only by the shard's owner (see `Census::enter`); everything
+impl Lane {
+    fn new(visit: Visit) -> Lane {
+        Lane {
+            visit,
+            list: ptr::null(),
+            next: ptr::null(),
+            limit: ptr::null(),
+            fresh: ptr::null(),
+            end: ptr::null(),
+            pages: Vec::new(),
+        }
+    }
+
+    /// A free slot from the free list or the page being handed out, if there is one.
+    #[inline]
+    fn take_ready(&mut self) -> Option<*const Slot> {
+        if !self.list.is_null() {
+            let slot = self.list;
+            // SAFETY: a listed slot is free: only the lane's owner (the caller) touches it.
+            let link = unsafe { &*slot }.load(Ordering::Relaxed);
+            self.list = link.map_addr(|a| a & !FREE).cast_const().cast();
+            Some(slot)
+        } else if self.next != self.limit {
+            let slot = self.next;
+            // SAFETY: `next` is before `limit`, in the same page.
+            self.next = unsafe { slot.add(1) };
+            Some(slot)
+        } else {
+            None
+        }
+    }
+}
+
+/// The visit of a lane that has no slots yet: never called.
+unsafe fn no_visit(_: *const ()) -> bool {
+    false
+}
+
+/// What only a shard's owner touches: its lanes.
+struct Lanes {
+    /// The lane used last, where nearly every entry goes.
+    hot: Lane,
+    /// The others.
+    cold: Vec<Lane>,
+}
+
+/// A set of pages, and the lanes its owner hands out their slots from.
+struct Shard {
+    /// Every chunk of pages, in the order they were added. Locked by the owner only to
+    /// add one, and by a sweep to walk them; slots are reached through their addresses
+    /// otherwise.
+    chunks: Mutex<Vec<Box<[Page]>>>,
+    /// Touched only by the shard's owner.
+    lanes: UnsafeCell<Lanes>,
+}
+
+// SAFETY: `lanes` is touched only by the shard's owner (see `Census::enter`); everything
 // else is behind a lock or atomic.
 unsafe impl Sync for Shard {}
-// SAFETY: as above; the raw pointers in `free` point into `chunks`, owned by the shard.
+// SAFETY: as above; the raw pointers in `lanes` point into `chunks`, owned by the shard.
 unsafe impl Send for Shard {}
 
 impl Shard {
     fn new() -> Shard {
         Shard {
             chunks: Mutex::new(Vec::new()),
-            free: UnsafeCell::new(Free {
-                list: ptr::null(),
-                fresh: ptr::null(),
-                end: ptr::null(),
+            lanes: UnsafeCell::new(Lanes {
+                hot: Lane::new(no_visit),
+                cold: Vec::new(),
             }),
         }
     }
 
-    /// A free slot.
+    /// A free slot for an entry that `visit` visits.
     ///
     /// # Safety
     /// Only the shard's owner may call this.
     #[inline]
-    unsafe fn take(&self) -> *const Slot {
-        // SAFETY: the caller owns the free list.
-        let free = unsafe { &mut *self.free.get() };
-        if free.list.is_null() && free.fresh.addr() >= free.end.addr() {
-            self.refill(free);
-        }
-        if free.list.is_null() {
-            let slot = free.fresh;
-            // SAFETY: `slot` is below `end`, so the next slot is in the chunk or its end.
-            let mut next = unsafe { slot.add(1) };
-            if next.addr() % PAGE_BYTES == 0 && next != free.end {
-                // The next page's header is not handed out.
-                // SAFETY: the next page is in the chunk: it is not its end.
-                next = unsafe { next.add(1) };
-            }
-            free.fresh = next;
+    unsafe fn take(&self, visit: Visit) -> *const Slot {
+        // SAFETY: the caller owns the lanes.
+        let lanes = unsafe { &mut *self.lanes.get() };
+        if ptr::fn_addr_eq(lanes.hot.visit, visit)
+            && let Some(slot) = lanes.hot.take_ready()
+        {
             return slot;
         }
-        let slot = free.list;
-        // SAFETY: a listed slot is free: only its owner (the caller) touches it.
-        free.list = unsafe { (*slot).visit.load(Ordering::Relaxed) }
-            .cast_const()
-            .cast();
-        slot
+        self.take_slow(lanes, visit)
     }
 
-    /// Lists the slots freed since the last scan; adds a chunk if they are too few. Called
-    /// with no free slot left (the fresh ones too), so every null slot is free to list.
+    /// A free slot when the hot lane is another type's or has none ready: makes the lane
+    /// of `visit` the hot one, and moves to its next fresh page, or scans it for slots
+    /// freed since, or adds pages.
     #[cold]
     #[inline(never)]
-    fn refill(&self, free: &mut Free) {
-        let mut chunks = self.chunks.lock();
-        let (mut pages, mut found) = (0, 0);
-        for page in chunks.iter().flat_map(|chunk| chunk.iter()) {
-            pages += 1;
+    fn take_slow(&self, lanes: &mut Lanes, visit: Visit) -> *const Slot {
+        if !ptr::fn_addr_eq(lanes.hot.visit, visit) {
+            let at = match lanes
+                .cold
+                .iter()
+                .position(|l| ptr::fn_addr_eq(l.visit, visit))
+            {
+                Some(at) => at,
+                None => {
+                    lanes.cold.push(Lane::new(visit));
+                    lanes.cold.len() - 1
+                }
+            };
+            std::mem::swap(&mut lanes.hot, &mut lanes.cold[at]);
+            if lanes.cold[at].pages.is_empty() {
+                // The placeholder lane the shard started with.
+                lanes.cold.swap_remove(at);
+            }
+        }
+        let lane = &mut lanes.hot;
+        loop {
+            if let Some(slot) = lane.take_ready() {
+                return slot;
+            }
+            if lane.fresh != lane.end {
+                // SAFETY: `fresh` is a page of the lane's newest chunk, before its end.
+                let page = unsafe { &*lane.fresh };
+                lane.next = page.slots.as_ptr();
+                // SAFETY: one past the page's last slot.
+                lane.limit = unsafe { lane.next.add(PAGE_SLOTS) };
+                // SAFETY: the next page of the chunk, or its end.
+                lane.fresh = unsafe { lane.fresh.add(1) };
+            } else {
+                self.refill(lane);
+            }
+        }
+    }
+
+    /// Lists the lane's slots freed since its last scan; adds pages if they are too few.
+    /// Called with no free slot left in the lane (fresh ones included), so every null slot
+    /// of its pages is free to list.
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, lane: &mut Lane) {
+        let mut found = 0;
+        for &page in &lane.pages {
+            // SAFETY: the lane's pages live as long as the shard.
+            let page = unsafe { &*page };
             // The owner's swap, so that a slot freed during the scan marks the page again.
-            if page.slots[0]
-                .entry
+            if page
+                .header
+                .dirty
                 .swap(ptr::null_mut(), Ordering::Acquire)
                 .is_null()
             {
                 continue;
             }
             // A null slot stays null until its owner (the caller) hands it out again.
-            for slot in page
-                .entries()
-                .iter()
-                .filter(|s| s.entry.load(Ordering::Acquire).is_null())
-            {
-                slot.visit
-                    .store(free.list.cast_mut().cast(), Ordering::Relaxed);
-                free.list = slot;
-                found += 1;
+            for slot in page.slots.iter() {
+                if slot.load(Ordering::Acquire).is_null() {
+                    slot.store(
+                        lane.list.cast_mut().cast::<()>().map_addr(|a| a | FREE),
+                        Ordering::Relaxed,
+                    );
+                    lane.list = slot;
+                    found += 1;
+                }
             }
         }
-        if found * 4 < (pages * (PAGE_SLOTS - 1)).max(1) {
-            let chunk = zeroed_chunk(pages.max(FIRST_CHUNK));
+        if found * 4 < (lane.pages.len() * PAGE_SLOTS).max(1) {
+            let chunk = zeroed_chunk(lane.pages.len().max(1));
+            for page in chunk.iter() {
+                page.header
+                    .visit
+                    .store(lane.visit as *mut (), Ordering::Relaxed);
+                lane.pages.push(page);
+            }
             let range = chunk.as_ptr_range();
-            // SAFETY: the first page's first entry slot is in the chunk.
-            free.fresh = unsafe { &raw const (*range.start).slots[1] };
-            free.end = range.end.cast();
-            chunks.push(chunk);
+            (lane.fresh, lane.end) = (range.start, range.end);
+            self.chunks.lock().push(chunk);
         }
     }
 }
 
-/// A chunk of `n` pages of free slots, from zeroed memory (a free slot and a clean header
-/// are all zeroes, so the pages are not even touched until used).
+/// A chunk of `n` pages of free slots, from zeroed memory (free slots and a clean header
+/// are all zeroes).
 #[cfg(not(loom))]
 fn zeroed_chunk(n: usize) -> Box<[Page]> {
     let layout = std::alloc::Layout::array::<Page>(n).expect("a chunk fits in memory");
-    // SAFETY: `layout` has a non-zero size (`n` is at least `FIRST_CHUNK`).
+    // SAFETY: `layout` has a non-zero size (`n` is at least 1).
     let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Page>();
     if p.is_null() {
         std::alloc::handle_alloc_error(layout);
@@ -252,9 +340,14 @@ fn zeroed_chunk(n: usize) -> Box<[Page]> {
 /// Loom's atomics must be constructed.
 #[cfg(loom)]
 fn zeroed_chunk(n: usize) -> Box<[Page]> {
+    let null = || AtomicPtr::new(ptr::null_mut());
     (0..n)
         .map(|_| Page {
-            slots: std::array::from_fn(|_| Slot::free()),
+            header: Header {
+                dirty: null(),
+                visit: null(),
+            },
+            slots: std::array::from_fn(|_| null()),
         })
         .collect()
 }
@@ -294,25 +387,23 @@ impl Census {
     ) -> Seat {
         let slot = match worker.and_then(|k| self.workers.get(k)) {
             // SAFETY: the caller is worker `k`, the shard's owner.
-            Some(shard) => unsafe { shard.take() },
-            None => self.take_shared(),
+            Some(shard) => unsafe { shard.take(visit) },
+            None => self.take_shared(visit),
         };
+        // Release: a sweep that sees the entry sees its page's `visit`.
         // SAFETY: a slot lives as long as the census; a free slot is written only by the
         // owner that took it.
-        let s = unsafe { &*slot };
-        s.visit.store(visit as *mut (), Ordering::Relaxed);
-        // Release: a sweep that sees the entry sees its `visit`.
-        s.entry.store(entry.cast_mut(), Ordering::Release);
+        unsafe { &*slot }.store(entry.cast_mut(), Ordering::Release);
         Seat(slot)
     }
 
     /// A free slot of the shared shard.
     #[cold]
     #[inline(never)]
-    fn take_shared(&self) -> *const Slot {
+    fn take_shared(&self, visit: Visit) -> *const Slot {
         let _owner = self.shared_owner.lock();
         // SAFETY: the lock makes this thread the shared shard's owner.
-        unsafe { self.shared.take() }
+        unsafe { self.shared.take(visit) }
     }
 
     /// Takes `entry` out of its seat. Waits while a sweep is using it.
@@ -320,11 +411,10 @@ impl Census {
         if seat.0.is_null() {
             return;
         }
-        // SAFETY: a seat points into a chunk that outlives every entry in it.
+        // SAFETY: a seat points into a page that outlives every entry in it.
         let slot = unsafe { &*seat.0 };
         let mut step = 0;
         while slot
-            .entry
             .compare_exchange(
                 entry.cast_mut(),
                 ptr::null_mut(),
@@ -337,8 +427,10 @@ impl Census {
             backoff(&mut step);
         }
         // Any non-null pointer marks the page dirty for its owner's next scan.
-        slot.header()
-            .entry
+        // SAFETY: as above.
+        unsafe { page_of(seat.0) }
+            .header
+            .dirty
             .store(ptr::NonNull::dangling().as_ptr(), Ordering::Release);
     }
 
@@ -347,9 +439,7 @@ impl Census {
     pub(crate) fn vacate(seat: Seat) {
         if !seat.0.is_null() {
             // SAFETY: as for `leave`.
-            unsafe { &*seat.0 }
-                .entry
-                .store(ptr::null_mut(), Ordering::Release);
+            unsafe { &*seat.0 }.store(ptr::null_mut(), Ordering::Release);
         }
     }
 
@@ -358,8 +448,14 @@ impl Census {
         let mut acted = 0;
         for shard in self.workers.iter().chain(std::iter::once(&self.shared)) {
             let chunks = shard.chunks.lock();
-            for slot in chunks.iter().flat_map(|c| c.iter()).flat_map(Page::entries) {
-                acted += usize::from(visit(slot));
+            for page in chunks.iter().flat_map(|c| c.iter()) {
+                let f = page.header.visit.load(Ordering::Relaxed);
+                // SAFETY: a page's `visit` is a `Visit`, written before any of its
+                // entries (whose release store the acquire in `visit_slot` sees).
+                let f: Visit = unsafe { std::mem::transmute::<*mut (), Visit>(f) };
+                for slot in page.slots.iter() {
+                    acted += usize::from(visit_slot(slot, f));
+                }
             }
         }
         acted
@@ -375,37 +471,35 @@ impl Census {
                 chunks
                     .iter()
                     .flat_map(|c| c.iter())
-                    .flat_map(Page::entries)
-                    .filter(|s| !s.entry.load(Ordering::Acquire).is_null())
+                    .flat_map(|p| p.slots.iter())
+                    .filter(|s| {
+                        let entry = s.load(Ordering::Acquire);
+                        !entry.is_null() && entry.addr() & FREE == 0
+                    })
                     .count()
             })
             .sum()
     }
 }
 
-/// Visits one slot's entry if it is live; see the module documentation.
-fn visit(slot: &Slot) -> bool {
-    let entry = slot.entry.load(Ordering::Acquire);
-    if entry.is_null() || entry.addr() & TAG != 0 {
+/// Visits one slot's entry with `f` if it is live; see the module documentation.
+fn visit_slot(slot: &Slot, f: Visit) -> bool {
+    let entry = slot.load(Ordering::Acquire);
+    if entry.is_null() || entry.addr() & (TAG | FREE) != 0 {
         return false;
     }
     let tagged = entry.map_addr(|a| a | TAG);
     if slot
-        .entry
         .compare_exchange(entry, tagged, Ordering::Acquire, Ordering::Relaxed)
         .is_err()
     {
         return false;
     }
-    let f = slot.visit.load(Ordering::Relaxed);
-    // SAFETY: `visit` holds a `Visit` written before the entry (and the acquire above
-    // sees it); only `Census::enter` writes it.
-    let f: Visit = unsafe { std::mem::transmute::<*mut (), Visit>(f) };
     // SAFETY: the tag keeps the entry from leaving, and so from being freed, until it is
-    // taken off below; `enter`'s caller promised `visit` is safe with it until then.
+    // taken off below; `enter`'s caller promised `f` is safe with it until then.
     let acted = unsafe { f(entry) };
     // Only the holder of the tag changes a tagged slot.
-    slot.entry.store(entry, Ordering::Release);
+    slot.store(entry, Ordering::Release);
     acted
 }
 
@@ -419,6 +513,11 @@ mod tests {
     unsafe fn count(_: *const ()) -> bool {
         VISITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         true
+    }
+
+    unsafe fn count_too(_: *const ()) -> bool {
+        VISITS.fetch_add(2, std::sync::atomic::Ordering::SeqCst);
+        false
     }
 
     #[test]
@@ -439,6 +538,12 @@ mod tests {
         assert_eq!(census.live(), 1);
         assert_eq!(census.sweep(), 1);
         let chunks = census.workers[0].chunks.lock().len();
+        // A second actor type gets pages of its own.
+        // SAFETY: as above.
+        let other = unsafe { census.enter(Some(0), ptrs[0], count_too) };
+        assert_eq!(census.workers[0].chunks.lock().len(), chunks + 1);
+        Census::leave(other, ptrs[0]);
+        let chunks = chunks + 1;
         // SAFETY: as above.
         for &p in &ptrs[1..] {
             let _ = unsafe { census.enter(Some(0), p, count) };

@@ -160,7 +160,7 @@
 //! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
 //! | [`timer`] | nothing | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
-//! | `census` | `sync` | every live actor of a system, for the shutdown: entered at spawn without a locked instruction, left at stop |
+//! | `census` | `sync` | every live actor of a system, for the shutdown: entered on an actor's first turn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
 //! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
 //! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |

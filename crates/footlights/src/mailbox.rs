@@ -74,11 +74,30 @@ pub(crate) enum Push {
     Closed,
 }
 
+/// A pushed message. `next` comes first (`repr(C)`), so that the stub, which is only
+/// that field, can be reached through the same pointers ([`next_of`]).
+#[repr(C)]
 struct Node<T> {
     next: AtomicPtr<Node<T>>,
     /// Initialised for every node a producer pushes, until the consumer moves it out.
-    /// Never initialised for the stub.
     value: MaybeUninit<T>,
+}
+
+/// The first tail: a node's `next` without its value, which a stub never has (so an
+/// actor's mailbox is a word plus its two pointers, whatever its messages weigh).
+#[repr(C)]
+struct Stub<T> {
+    next: AtomicPtr<Node<T>>,
+}
+
+/// The `next` of the node or stub at `p`.
+///
+/// # Safety
+/// `p` must point to a live node or stub.
+unsafe fn next_of<'a, T>(p: *mut Node<T>) -> &'a AtomicPtr<Node<T>> {
+    // SAFETY: `next` is the first field of both `Node` and `Stub` (both `repr(C)`), so a
+    // pointer to either is a pointer to it; the caller vouches that it is live.
+    unsafe { &*p.cast::<AtomicPtr<Node<T>>>() }
 }
 
 /// A lock-free MPSC queue with an idle bit; see the module documentation.
@@ -89,7 +108,7 @@ pub(crate) struct Mailbox<T> {
     tail: ConsumerCell<*mut Node<T>>,
     /// The first tail. It lives inside the mailbox, so an actor that never received a
     /// message costs no allocation for its queue.
-    stub: Node<T>,
+    stub: Stub<T>,
 }
 
 // SAFETY: the mailbox moves `T` values between threads (so `T: Send` is required) and
@@ -117,16 +136,15 @@ impl<T> Mailbox<T> {
         Mailbox {
             head: AtomicPtr::new(ptr::null_mut()),
             tail: ConsumerCell::new(ptr::null_mut()),
-            stub: Node {
+            stub: Stub {
                 next: AtomicPtr::new(ptr::null_mut()),
-                value: MaybeUninit::uninit(),
             },
         }
     }
 
     fn stub_ptr(&self) -> *mut Node<T> {
-        // Only `next`, an atomic, is ever accessed through this pointer.
-        ptr::from_ref(&self.stub).cast_mut()
+        // Only `next`, an atomic, is ever accessed through this pointer ([`next_of`]).
+        ptr::from_ref(&self.stub).cast::<Node<T>>().cast_mut()
     }
 
     /// Points head and tail at the embedded stub. `idle` is the initial scheduling state.
@@ -152,7 +170,7 @@ impl<T> Mailbox<T> {
         let prev = self.head.swap(node, Ordering::AcqRel);
         // SAFETY: `prev` is live: the consumer frees a node only after moving `tail` past it,
         // which needs `prev.next`, and that is null until the store below.
-        unsafe { (*untagged(prev)).next.store(node, Ordering::Release) };
+        unsafe { next_of(untagged(prev)).store(node, Ordering::Release) };
         if !is_tagged(prev) {
             Push::Queued
         } else if prev.addr() & CLOSED == 0 {
@@ -171,7 +189,7 @@ impl<T> Mailbox<T> {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
         let tail = self.tail.with(|t| unsafe { *t });
         // SAFETY: `tail` is the stub or a node this consumer has not freed yet.
-        let next = unsafe { (*tail).next.load(Ordering::Acquire) };
+        let next = unsafe { next_of(tail).load(Ordering::Acquire) };
         if next.is_null() {
             return None;
         }

@@ -66,6 +66,10 @@ impl Env for Arc<Shared> {
     fn closing(&self) -> bool {
         self.closing.load(Ordering::Acquire)
     }
+
+    fn census(&self) -> &Census {
+        &self.census
+    }
 }
 
 /// An actor as the runtime holds it: the scheduler's entry (its home) around its cell.
@@ -91,20 +95,9 @@ pub(crate) fn spawn<B: Bound>(
         Home::new(target, movable),
         ActorCell::new(actor, Arc::clone(shared), capacity),
     ));
-    let entry = Arc::as_ptr(&node).cast::<()>();
-    // SAFETY: `current_pool_index` names the calling thread's own pool stage, if any. The
-    // node leaves the census when it stops, before it can be freed (or, freed unstopped
-    // after shutdown, when no sweep runs), and `kill_for_shutdown::<B>` is its visit.
-    let seat = unsafe {
-        shared.census.enter(
-            shared.sched.current_pool_index(),
-            entry,
-            kill_for_shutdown::<B>,
-        )
-    };
     // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
     // it yet. It starts scheduled: the task below is that scheduling.
-    unsafe { node.cell().init(seat) };
+    unsafe { node.cell().init() };
     shared.sched.spawned(node.task(), node.home());
     node
 }
@@ -158,8 +151,9 @@ pub(crate) fn exit_signal<B: Bound>(node: &Arc<Node<B>>, down: Down) {
 /// The census's visit of an actor at shutdown: kills it.
 ///
 /// # Safety
-/// `entry` must be the pointer of a live `Arc<Node<B>>` (what [`spawn`] entered).
-unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
+/// `entry` must be the pointer of a live `Arc<Node<B>>` (what the cell enters on its first
+/// turn).
+pub(crate) unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
     // SAFETY: the census keeps the node alive during the visit (the caller's promise);
     // the `Arc` is borrowed, never dropped, so its count is untouched.
     let node = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(entry.cast::<Node<B>>()) });

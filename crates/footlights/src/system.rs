@@ -443,8 +443,9 @@ impl System {
     /// 1. A sweep of every live actor (the system keeps a census of them) kills each, as
     ///    [`Addr::kill`] does: it stops before it handles anything more.
     /// 2. The system waits until it is quiescent: every killed actor has stopped. Actors
-    ///    spawned meanwhile (say, by a `stopped` hook) are found by the next sweep; the
-    ///    sweeps end when one finds no actor left to kill.
+    ///    that started meanwhile (spawned just before, or by a `stopped` hook) are found
+    ///    by the next sweep; the sweeps end when no actor is left (or two in a row find
+    ///    none to kill).
     /// 3. The workers, dedicated stages and placement controller stop.
     ///
     /// A handler that never returns cannot be stopped (a worker cannot preempt it), so the
@@ -500,15 +501,20 @@ impl System {
         self.shared.timers.shut_down();
         self.shared.closing.store(true, Ordering::Release);
         let mut stopped = 0;
-        loop {
+        let mut idle_sweeps = 0;
+        let live = loop {
             let killed = self.shared.census.sweep();
             stopped += killed as u64;
             self.shared.sched.wait_quiescent(None);
-            if killed == 0 {
-                break;
+            // An actor enters the census on its first turn, so one spawned before this
+            // sweep may have entered since (and started): the next sweep finds it. Two
+            // sweeps in a row that kill nothing mean nothing left can be killed.
+            let live = self.shared.census.live() as u64;
+            idle_sweeps = if killed == 0 { idle_sweeps + 1 } else { 0 };
+            if live == 0 || idle_sweeps == 2 {
+                break live;
             }
-        }
-        let live = self.shared.census.live() as u64;
+        };
         self.stop_workers();
         let m = self.metrics();
         ShutdownReport {

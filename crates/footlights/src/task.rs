@@ -23,6 +23,10 @@ pub(crate) trait Schedule {
     /// The turn goes on after a message: anything that message scheduled must not wait
     /// behind this turn where no other worker can take it (the worker's next slot).
     fn turn_goes_on(&self);
+
+    /// The pool stage this worker is, if it is one (a dedicated stage is not): the cell
+    /// enters a new actor in the shard of its system's census this thread owns.
+    fn pool_stage(&self) -> Option<usize>;
 }
 
 /// How a turn ended.

@@ -248,6 +248,24 @@ fn shutdown_runs_every_started_actors_stopped_hook() {
     }
 }
 
+/// An actor spawned just before the shutdown may have its first turn (and enter the
+/// system's census) only after the shutdown's first sweep: if it started, it is stopped
+/// too. Whether the first turn comes before or after the sweep is up to the machine, so
+/// this tries many times; the assertion holds either way.
+#[test]
+fn an_actor_spawned_just_before_a_shutdown_is_stopped_if_it_started() {
+    for round in 0..200 {
+        let system = system(1 + round % 2);
+        let log = Arc::new(Log::default());
+        let a = system.spawn(Counter::new(&log));
+        let report = system.shutdown();
+        let started = log.started.load(Ordering::SeqCst);
+        assert_eq!(log.stopped.load(Ordering::SeqCst), started, "round {round}");
+        assert_eq!(report.live_actors, 0, "round {round}");
+        assert!(a.is_stopped() || started == 0, "round {round}");
+    }
+}
+
 #[test]
 fn dropping_the_system_runs_the_stopped_hooks_too() {
     let log = Arc::new(Log::default());

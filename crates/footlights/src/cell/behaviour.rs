@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use super::PanicReport;
 use super::exit::Exit;
+use crate::census::{Census, Visit};
 
 /// The hooks a cell runs, and the types the runtime binds it to.
 pub(crate) trait Behaviour: Sized + Send + 'static {
@@ -26,6 +27,9 @@ pub(crate) trait Behaviour: Sized + Send + 'static {
     type Node: Send + Sync + 'static;
     /// What the cell keeps of its system.
     type Env: Env;
+    /// What a shutdown's sweep of the census does with an actor of this behaviour: called
+    /// with the actor's node (the `Arc`'s pointer), kills it.
+    const VISIT: Visit;
 
     /// Runs once, before the first envelope.
     fn started(&mut self, turn: &mut Turn<'_, Self::Node>);
@@ -80,4 +84,6 @@ pub(crate) trait Env: Send + Sync + 'static {
     /// Whether the system is shutting down: a stopping actor's watchers are not told
     /// (they are stopping too).
     fn closing(&self) -> bool;
+    /// The system's census of live actors.
+    fn census(&self) -> &Census;
 }

@@ -12,8 +12,8 @@
 //!
 //! # The life of an actor
 //!
-//! * **Spawned** scheduled, and entered in its system's census ([`crate::census`]): its
-//!   first turn runs `started`.
+//! * **Spawned** scheduled: its first turn enters it in its system's census
+//!   ([`crate::census`]) and runs `started`.
 //! * **Delivering** ([`ActorCell::deliver`]): a push onto the mailbox, which tells the sender
 //!   whether the actor was idle (the sender then schedules it) or closed (the message comes
 //!   back). An actor that stops, or has stopped, refuses before pushing ([`lifecycle`]).
@@ -85,7 +85,8 @@ pub(crate) struct ActorCell<B: Behaviour> {
     /// Why the turn that ended with a stop stopped it: written by that turn, read by the
     /// stop that follows on the same worker (the consumer's, like `state`).
     exit: UnsafeCell<Exit>,
-    /// Where it sits in its system's census: a `Seat`'s slot, written once by `init`.
+    /// Where it sits in its system's census: a `Seat`'s slot, written once by the first
+    /// turn (null before, or if it never ran).
     seat: AtomicPtr<()>,
     /// What the actor keeps only once it needs it, a bounded mailbox's capacity among
     /// it ([`extras`]); null for most actors.
@@ -130,19 +131,34 @@ impl<B: Behaviour> ActorCell<B> {
         }
     }
 
-    /// Readies the mailbox, and notes the census seat `seat` of the actor's node. The
-    /// actor starts scheduled: its first turn runs `started`.
+    /// Readies the mailbox. The actor starts scheduled: its first turn runs `started`
+    /// (and enters the actor in its system's census).
     ///
     /// # Safety
     /// Call exactly once, after the cell has reached the address it keeps for life and
     /// before it is shared.
-    pub(crate) unsafe fn init(&self, seat: Seat) {
+    pub(crate) unsafe fn init(&self) {
         // SAFETY: the caller's guarantee is the mailbox's.
         unsafe { self.mailbox.init(false) };
+    }
+
+    /// Enters the actor of node `me` in its system's census, from its first turn on a
+    /// worker that is pool stage `stage` (if it is one); see [`crate::census`].
+    #[inline]
+    fn enter_census(&self, me: &Arc<B::Node>, stage: Option<usize>) {
+        // SAFETY: the worker running the first turn is pool stage `stage` (the scheduler
+        // says). The node is what `B::VISIT` visits, and it leaves the census when it
+        // stops, before it can be freed (or, freed unstopped after shutdown, when no sweep
+        // runs).
+        let seat = unsafe {
+            self.env
+                .census()
+                .enter(stage, Arc::as_ptr(me).cast(), B::VISIT)
+        };
         self.seat.store(seat.as_ptr().cast_mut(), Ordering::Relaxed);
     }
 
-    /// The census seat noted by [`ActorCell::init`].
+    /// The census seat the first turn noted (none if it never ran).
     fn seat(&self) -> Seat {
         Seat::from_ptr(self.seat.load(Ordering::Relaxed))
     }

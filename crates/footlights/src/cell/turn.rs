@@ -120,7 +120,7 @@ impl<B: Behaviour> ActorCell<B> {
     ) -> TurnEnd {
         let actor = match state {
             Phase::Running(actor) => actor,
-            _ => match self.start(state, turn) {
+            _ => match self.start(state, turn, worker.pool_stage()) {
                 Ok(actor) => actor,
                 Err(end) => return end,
             },
@@ -169,14 +169,18 @@ impl<B: Behaviour> ActorCell<B> {
         TurnEnd::Empty
     }
 
-    /// The first turn: runs `started` and makes the actor running. `Err` if the turn must
-    /// end there (the hook asked to stop, or the actor was killed meanwhile).
+    /// The first turn: enters the actor in its system's census (on the shard of `stage`,
+    /// the worker's pool stage, if it is one), runs `started` and makes the actor
+    /// running. `Err` if the turn must end there (the hook asked to stop, or the actor was
+    /// killed meanwhile).
     #[inline]
     fn start<'s>(
         &self,
         state: &'s mut Phase<B>,
         turn: &mut Turn<'_, B::Node>,
+        stage: Option<usize>,
     ) -> Result<&'s mut B, TurnEnd> {
+        self.enter_census(turn.me, stage);
         let actor = match std::mem::replace(state, Phase::Gone) {
             Phase::Unstarted(actor) | Phase::Running(actor) => actor,
             Phase::Gone => unreachable!("a running actor has its state"),

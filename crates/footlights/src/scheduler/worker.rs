@@ -760,4 +760,9 @@ impl Schedule for Worker {
     fn turn_goes_on(&self) {
         self.flush_next();
     }
+
+    #[inline]
+    fn pool_stage(&self) -> Option<usize> {
+        self.pool_index
+    }
 }
