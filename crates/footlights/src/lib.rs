@@ -113,17 +113,6 @@
 //! `examples/naming.rs` puts the three together: a service found by name, fed through
 //! recipients, and asked for its totals with a message type of its own.
 //!
-//! ## For actix, ractor and kameo users
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `Handler<M>` + `Message` (`type Result`); kameo `Message<M>` (`type Reply`) | [`Handler<M>`](Handler) with `type Reply`, alongside the actor's own [`Actor::Msg`] |
-//! | actix `addr.do_send(m)`; kameo/ractor `tell` | [`Addr::send`] (own message), [`Addr::tell`] (a handled type) |
-//! | actix `addr.send(m).await`; kameo `ask`; ractor `call!` | [`Addr::request`] (a handled type), [`Addr::ask`] (own message carrying a [`ReplyTo`]) |
-//! | actix `try_send` (bounded mailbox) | [`Addr::try_send`], [`Addr::try_tell`], [`Recipient::try_send`] |
-//! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
-//! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
-//!
 //! # Timers
 //!
 //! [`Context::send_after`] and [`Addr::send_after`] send a message later,
@@ -135,7 +124,40 @@
 //! one timing wheel, fired by one thread that sleeps until the next deadline ([`timer`]);
 //! an actor that sets no timer pays nothing for them.
 //!
-//! ## For actix, ractor and kameo users
+//! # For actix, ractor and kameo users
+//!
+//! What you reach for there, and its counterpart here. Footlights' handlers are plain
+//! functions run in turns on its own workers; what those runtimes do by awaiting inside a
+//! handler, footlights does by starting a future or a timer and continuing later with the
+//! actor's state.
+//!
+//! **Actors and messages**
+//!
+//! | there | here |
+//! |---|---|
+//! | actix `Actor::start`, `Arbiter`; ractor `Actor::spawn`; kameo `Actor::spawn` | [`System::spawn`], [`Context::spawn`]; [`System::spawn_placed`] chooses a worker, stage or thread ([`Placement`]) |
+//! | actix `Handler<M>` + `Message` (`type Result`); kameo `Message<M>` (`type Reply`) | [`Handler<M>`](Handler) with `type Reply`, alongside the actor's own [`Actor::Msg`] |
+//! | actix `addr.do_send(m)`; kameo/ractor `tell` | [`Addr::send`] (own message), [`Addr::tell`] (a handled type) |
+//! | actix `addr.send(m).await`; kameo `ask`; ractor `call!` | [`Addr::request`] (a handled type), [`Addr::ask`] (own message carrying a [`ReplyTo`]) |
+//! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
+//! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
+//!
+//! **Mailboxes and backpressure**
+//!
+//! | there | here |
+//! |---|---|
+//! | kameo's bounded mailbox (`mailbox::bounded(n)`); actix `ctx.set_mailbox_capacity` | [`SpawnOptions::capacity`] with [`System::spawn_with`]; unbounded is the default |
+//! | actix `try_send`; kameo `tell(m).try_send()` | [`Addr::try_send`], [`Addr::try_tell`], [`Recipient::try_send`]: a full mailbox gives the message back |
+//! | kameo: a tell awaited on a bounded mailbox | [`Addr::send_async`] from async code, [`Addr::send_blocking`] from a thread; inside a handler [`Context::send`] mutes the sender until there is room |
+//!
+//! **Async work and I/O**
+//!
+//! | there | here |
+//! |---|---|
+//! | ractor and kameo `async fn handle`; actix `ResponseActFuture`, `fut.into_actor(self)` | [`Context::run_future`] (continue with `&mut self` when the future is ready), [`Context::pipe_future`] (its output as a message) |
+//! | the tokio runtime they run on | the `tokio` feature: futures inside actors may use tokio's reactor (`Builder::tokio`, `System::tokio`); `examples/kv` is a TCP server with an actor per connection |
+//!
+//! **Timers**
 //!
 //! | there | here |
 //! |---|---|
@@ -148,6 +170,17 @@
 //!
 //! actix, ractor and kameo run each timer as a task of their executor (a tokio task per
 //! timer in ractor and kameo); footlights keeps a system's timers in one wheel.
+//!
+//! **Stopping and failure**
+//!
+//! | there | here |
+//! |---|---|
+//! | actix `ctx.stop()`; ractor `myself.stop(None)`; kameo: stop the actor's own `ActorRef` | [`Context::stop`] |
+//! | ractor `actor.stop(reason)`; kameo `actor_ref.stop_gracefully()` | [`Addr::stop`]: after the messages already queued |
+//! | ractor `actor.kill()`; kameo `actor_ref.kill()` | [`Addr::kill`]: at once |
+//! | actix `System::stop`; ractor and kameo: stop every actor, then the runtime | [`System::shutdown`], [`System::shutdown_graceful`] (drains mailboxes until a deadline); both run every started actor's `stopped` hook |
+//! | ractor `SupervisionEvent::ActorTerminated/ActorFailed`; kameo `on_link_died`; actix: none | [`Context::monitor`] (one way) and [`Context::link`] (both ways, with [`Context::trap_exits`]): a [`Down`] message with its [`ExitReason`] (normal, stopped, panicked with its message, killed) |
+//! | actix `Supervised` + `Supervisor`; ractor `spawn_linked` with a supervisor's restarts; Erlang/OTP supervisors | not yet: a watcher can restart a child from its [`Down`] message by hand; supervisors with restart strategies are the next step (issue 13) |
 //!
 //! # Layers
 //!
