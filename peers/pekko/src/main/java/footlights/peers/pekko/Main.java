@@ -1,5 +1,6 @@
 package footlights.peers.pekko;
 
+import java.io.PrintStream;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.Behavior;
 
@@ -24,18 +25,48 @@ public final class Main {
             System.exit(2);
             return;
         }
-        CompletableFuture<String> outcome = new CompletableFuture<>();
-        Behavior<?> guardian = guardian(args, outcome);
-        System.exit(Runner.run(args.bench(), guardian, outcome, System.out, System.err));
+        System.exit(exitStatus(() -> run(args, Runner.threads(), Runner.timeoutSecs(), System.out, System.err)));
     }
 
-    /** The root behaviour of benchmark {@code args.bench()}, which completes {@code outcome}. */
-    static Behavior<?> guardian(Args.Parsed args, CompletableFuture<String> outcome) {
+    /** A run's body, which returns the process's exit status. */
+    interface Body {
+        int run() throws Exception;
+    }
+
+    /**
+     * The exit status of {@code body}, or 1 (with its stack trace on stderr) if it throws. The
+     * caller exits the JVM with it whatever happened: an exception thrown out of {@code main}
+     * would leave the JVM running as long as any actor system's non-daemon threads do.
+     */
+    static int exitStatus(Body body) {
+        try {
+            return body.run();
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            return 1;
+        }
+    }
+
+    /**
+     * Runs benchmark {@code args} once in its own actor system of {@code threads} dispatcher threads
+     * ({@link Runner#run}): the result line on {@code out}, a failure's reason on {@code err}.
+     * Returns the exit status, 0 or 1.
+     */
+    static int run(Args.Parsed args, int threads, long timeoutSecs, PrintStream out, PrintStream err) {
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        return Runner.run(args.bench(), guardian(args, threads, outcome), outcome, threads, timeoutSecs, out, err);
+    }
+
+    /**
+     * The root behaviour of benchmark {@code args.bench()} for a dispatcher of {@code threads}
+     * threads, which completes {@code outcome}.
+     */
+    static Behavior<?> guardian(Args.Parsed args, int threads, CompletableFuture<String> outcome) {
         return switch (args.bench()) {
             case "threadring" -> ThreadRing.create(args.getInt("actors"), args.getInt("hops"), outcome);
             case "chameneos" -> Chameneos.create(args.getInt("creatures"), args.get("meetings"), outcome);
             case "big" -> Big.create(args.getInt("workers"), args.get("pings"), args.getInt("hood"), outcome);
-            case "fannkuch" -> Fannkuch.create(args.getInt("n"), Runner.threads(), outcome);
+            case "fannkuch" -> Fannkuch.create(args.getInt("n"), threads, outcome);
             case "fibtree" -> FibTree.create(args.getInt("n"), outcome);
             case "skynet" -> Skynet.create(args.get("size"), args.getInt("div"), outcome);
             case "spreading" -> Spreading.create(args.getInt("depth"), outcome);

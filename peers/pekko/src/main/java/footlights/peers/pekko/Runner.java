@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.dispatch.Dispatcher;
+import org.apache.pekko.dispatch.MessageDispatcher;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -20,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * (for example {@code check=37}) once its actors have produced them, or completes it
  * exceptionally when it detects a wrong answer. This class waits for that future with a generous
  * overall timeout, so a lost message or a failed actor ends the run with exit status 1 instead of a
- * hang. If the actor system terminates before the outcome (the guardian failed), that is a failure
- * too.
+ * hang, and then prints the dispatcher pool's state and the system's thread stacks after the error
+ * line ({@link #describeStuck}). If the actor system terminates before the outcome (the guardian
+ * failed), or cannot start at all, that is a failure too.
  *
  * <p>Work time: {@code seconds=} in the result line is {@link System#nanoTime()} from just before
  * {@code ActorSystem.create} (so it includes loading the configuration, Pekko's own start and the
@@ -48,29 +51,45 @@ final class Runner {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    /** Configuration: application.conf and Pekko's defaults, with the pool sized to {@link #threads()}. */
-    static Config config() {
-        int threads = threads();
-        Config pool = ConfigFactory.parseString(String.format(
+    /**
+     * Configuration: application.conf and Pekko's defaults, with the pool sized to {@code threads}
+     * and the logger start-up handshake given the run's own limit of {@code timeoutSecs} seconds.
+     *
+     * <p>{@code ActorSystem.create} waits for the SLF4J logger actor to answer its initialisation
+     * message, by default for 5 s, and throws when it does not: on this machine under load (load
+     * average 60, CPU shared with every other session) that handshake took longer, and a correct
+     * run failed before its first message. One limit, the run's, decides whether a run is too slow.
+     */
+    static Config config(int threads, long timeoutSecs) {
+        Config overrides = ConfigFactory.parseString(String.format(
                 "pekko.actor.default-dispatcher.fork-join-executor {%n"
-                        + "  parallelism-min = %d%n  parallelism-max = %d%n  parallelism-factor = 1.0%n}%n",
-                threads, threads));
-        return pool.withFallback(ConfigFactory.load());
+                        + "  parallelism-min = %d%n  parallelism-max = %d%n  parallelism-factor = 1.0%n}%n"
+                        + "pekko.logger-startup-timeout = %ds%n",
+                threads, threads, timeoutSecs));
+        return overrides.withFallback(ConfigFactory.load());
     }
 
     /**
-     * Starts {@code guardian}, waits for {@code outcome} and prints
-     * {@code result bench=BENCH FIELDS seconds=S} on {@code out}. Returns the exit status: 0 on
-     * success, 1 on a failure (reported on {@code err}). The actor system is left running: the
-     * caller exits the process.
+     * Starts {@code guardian} in an actor system of {@code threads} dispatcher threads, waits up to
+     * {@code timeout} seconds for {@code outcome} and prints {@code result bench=BENCH FIELDS
+     * seconds=S} on {@code out}. Returns the exit status: 0 on success, 1 on a failure (reported on
+     * {@code err}). After a success the actor system is left to the caller, which exits the process
+     * (every guardian stops itself once its outcome is known, which terminates its system); after a
+     * failure it is told to terminate.
      */
-    static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome,
-            PrintStream out, PrintStream err) {
-        long timeout = timeoutSecs();
+    static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome, int threads,
+            long timeout, PrintStream out, PrintStream err) {
         // Initialise SLF4J before Pekko's threads log concurrently (avoids its replay warnings).
         LoggerFactory.getILoggerFactory();
         long start = System.nanoTime();
-        ActorSystem<T> system = ActorSystem.create(guardian, "footlights", config());
+        ActorSystem<T> system;
+        try {
+            system = ActorSystem.create(guardian, "footlights", config(threads, timeout));
+        } catch (RuntimeException e) {
+            // Pekko stops what it started; the run has failed before it began.
+            err.println("error: " + bench + ": the actor system did not start: " + e.getMessage());
+            return 1;
+        }
         system.getWhenTerminated().thenRun(() -> outcome.completeExceptionally(
                 new IllegalStateException("the actor system terminated before the benchmark finished")));
         try {
@@ -79,17 +98,45 @@ final class Runner {
             out.println("result bench=" + bench + " " + fields + " seconds=" + formatSeconds(seconds));
             out.flush();
             err.printf(Locale.ROOT, "%s: %d threads, %.3f s from actor system start to result%n", bench,
-                    threads(), seconds);
+                    threads, seconds);
             return 0;
         } catch (TimeoutException e) {
             err.println("error: " + bench + ": no result after " + timeout + " s, giving up");
+            describeStuck(system, err);
         } catch (ExecutionException e) {
             err.println("error: " + bench + ": " + e.getCause().getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("error: " + bench + ": interrupted while waiting for the result");
         }
+        system.terminate();
         return 1;
+    }
+
+    /**
+     * After a run gave no result in time, prints on {@code err} what a diagnosis needs and the
+     * process would otherwise take with it: the default dispatcher's pool (its toString counts
+     * queued tasks and active, running and parked threads, so a task that no thread was woken for
+     * shows up as {@code tasks > 0} with nothing running) and the stack of each of the system's
+     * threads.
+     */
+    static void describeStuck(ActorSystem<?> system, PrintStream err) {
+        try {
+            MessageDispatcher dispatcher = system.classicSystem().dispatchers().defaultGlobalDispatcher();
+            Object pool = dispatcher instanceof Dispatcher d ? d.executorService().executor() : dispatcher;
+            err.println("  dispatcher pool: " + pool);
+        } catch (RuntimeException e) {
+            err.println("  dispatcher pool: unknown (" + e + ")");
+        }
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith(system.name() + "-")) {
+                err.println("  thread " + thread.getName() + " " + thread.getState());
+                for (StackTraceElement frame : stack) {
+                    err.println("    at " + frame);
+                }
+            }
+        });
+        err.flush();
     }
 
     /** {@code seconds} as the result line carries it: a plain decimal, nanosecond digits. */
@@ -97,7 +144,8 @@ final class Runner {
         return String.format(Locale.ROOT, "%.9f", seconds);
     }
 
-    private static long timeoutSecs() {
+    /** The overall limit of one run in seconds: -Dfootlights.timeout.secs, else FOOTLIGHTS_TIMEOUT_SECS, else 1800. */
+    static long timeoutSecs() {
         String text = System.getProperty("footlights.timeout.secs", System.getenv("FOOTLIGHTS_TIMEOUT_SECS"));
         if (text != null) {
             try {

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The training run of the class-data archive: {@code java -XX:AOTCacheOutput=FILE -cp
@@ -41,22 +40,30 @@ public final class Train {
 
     private Train() {}
 
-    public static void main(String[] argv) throws Exception {
+    public static void main(String[] argv) {
+        System.exit(Main.exitStatus(() -> train(Runner.threads(), Runner.timeoutSecs(), System.err)));
+    }
+
+    /**
+     * Runs every one of {@link #RUNS} in turn at {@code threads} dispatcher threads, each limited to
+     * {@code timeoutSecs} seconds, printing each result line (or its failure) on {@code log}.
+     * Returns 0 if every run printed its check, else 1.
+     */
+    static int train(int threads, long timeoutSecs, PrintStream log) throws Args.Invalid {
         int status = 0;
         for (Run run : RUNS) {
             Args.Parsed args = Args.parse(run.args());
-            CompletableFuture<String> outcome = new CompletableFuture<>();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             PrintStream out = new PrintStream(line, true, StandardCharsets.UTF_8);
-            int ran = Runner.run(args.bench(), Main.guardian(args, outcome), outcome, out, System.err);
+            int ran = Main.run(args, threads, timeoutSecs, out, log);
             String result = line.toString(StandardCharsets.UTF_8).strip();
-            System.err.println(result);
+            log.println(result);
             if (ran != 0 || !result.startsWith("result bench=" + args.bench() + " check=" + run.check() + " ")) {
-                System.err.println("error: training run " + String.join(" ", run.args()) + " did not print check="
+                log.println("error: training run " + String.join(" ", run.args()) + " did not print check="
                         + run.check());
                 status = 1;
             }
         }
-        System.exit(status);
+        return status;
     }
 }
