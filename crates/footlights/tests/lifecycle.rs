@@ -9,23 +9,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use footlights::{Actor, Canceled, Context, ReplyTo, System};
+use footlights::{Actor, Canceled, Context, ReplyTo};
 
-const PATIENCE: Duration = Duration::from_secs(60);
-
-fn system(threads: usize) -> System {
-    System::builder()
-        .threads(threads)
-        .build()
-        .expect("a system starts")
-}
-
-fn quiet(system: &System) {
-    assert!(
-        system.wait_quiescent_timeout(PATIENCE),
-        "the system did not become quiescent"
-    );
-}
+mod common;
+use common::{PATIENCE, quiet, system};
 
 /// What an actor's hooks saw.
 #[derive(Default)]

@@ -5,27 +5,12 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use footlights::{Actor, ActorId, Addr, Context, Down, ExitReason, ReplyTo, System};
 use parking_lot::Mutex;
 
-const PATIENCE: Duration = Duration::from_secs(60);
-
-fn system(threads: usize) -> System {
-    System::builder()
-        .threads(threads)
-        .on_panic(|_| {})
-        .build()
-        .expect("a system starts")
-}
-
-fn quiet(system: &System) {
-    assert!(
-        system.wait_quiescent_timeout(PATIENCE),
-        "the system did not become quiescent"
-    );
-}
+mod common;
+use common::{PATIENCE, quiet, system_quiet_on_panic as system};
 
 fn down_of<A: Actor>(addr: &Addr<A>) -> Down {
     addr.when_stopped()
