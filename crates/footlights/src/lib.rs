@@ -229,6 +229,7 @@ pub mod reply;
 mod rng;
 mod runtime;
 mod scheduler;
+pub mod supervision;
 mod sync;
 mod system;
 mod task;

@@ -84,11 +84,25 @@ impl<B: Behaviour<Env = Arc<Shared>, Node = Node<B>>> Bound for B {}
 /// Spawns `actor` on the system of `shared`, where `placement` says, with a bounded
 /// mailbox of `capacity` messages if there is one, and schedules it. Returns its node,
 /// counted as one address.
+#[inline]
 pub(crate) fn spawn<B: Bound>(
     shared: &Arc<Shared>,
     actor: B,
     placement: &Placement,
     capacity: Option<usize>,
+) -> Arc<Node<B>> {
+    spawn_prepared(shared, actor, placement, capacity, |_| {})
+}
+
+/// Spawns as [`spawn`] does, running `prepare` on the cell before the actor is scheduled
+/// (a supervisor installs its restart there: [`crate::supervision`]).
+#[inline]
+pub(crate) fn spawn_prepared<B: Bound>(
+    shared: &Arc<Shared>,
+    actor: B,
+    placement: &Placement,
+    capacity: Option<usize>,
+    prepare: impl FnOnce(&ActorCell<B>),
 ) -> Arc<Node<B>> {
     let (target, movable) = placement::resolve(&shared.sched, shared.policy, placement);
     let node = Arc::new(Scheduled::new(
@@ -98,6 +112,7 @@ pub(crate) fn spawn<B: Bound>(
     // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
     // it yet. It starts scheduled: the task below is that scheduling.
     unsafe { node.cell().init() };
+    prepare(node.cell());
     shared.sched.spawned(node.task(), node.home());
     node
 }

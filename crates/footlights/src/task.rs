@@ -63,8 +63,9 @@ pub(crate) trait Run<N>: Send + Sync + 'static {
     /// Stops the actor after a turn that ended with [`TurnEnd::Stop`]: later sends fail,
     /// its `stopped` hook runs, its state and queued messages are dropped, and its mailbox
     /// is closed, so that nothing sent later can wait in it. The actor is never scheduled
-    /// again.
-    fn stop(&self, me: &Arc<N>);
+    /// again. Returns `false` if, instead, the actor was restarted in place (a supervised
+    /// actor, see [`crate::supervision`]): it goes on, and must be run again.
+    fn stop(&self, me: &Arc<N>) -> bool;
 
     /// Marks the actor idle if its mailbox is empty; `false` if a push is halfway through
     /// and the actor must stay scheduled.

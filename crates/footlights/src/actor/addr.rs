@@ -158,6 +158,21 @@ impl<A: Actor> Addr<A> {
         }
     }
 
+    /// Spawns `actor` on the system of `shared`, with `restart` installed before it can
+    /// run (see [`crate::supervision`]), and returns its first address.
+    pub(crate) fn spawn_restartable(
+        shared: &Arc<Shared>,
+        actor: A,
+        restart: crate::cell::ties::Restart<A>,
+    ) -> Self {
+        let node = runtime::spawn_prepared(shared, actor, &Placement::Default, None, |cell| {
+            cell.set_restart(Some(restart));
+        });
+        Addr {
+            node: ManuallyDrop::new(node),
+        }
+    }
+
     /// The actor's node.
     pub(crate) fn node(&self) -> &Arc<Node<A>> {
         &self.node

@@ -35,6 +35,9 @@ pub enum ExitReason {
     Panicked(Arc<str>),
     /// It was killed ([`crate::Addr::kill`]).
     Killed,
+    /// It was a supervisor whose children failed more often than its restart intensity
+    /// allows ([`crate::supervision::Intensity`]): it stopped its children and itself.
+    TooManyRestarts,
 }
 
 impl ExitReason {
@@ -43,10 +46,13 @@ impl ExitReason {
         matches!(self, ExitReason::Normal)
     }
 
-    /// Whether the actor failed: a hook panicked, or it was killed. (A supervisor
-    /// restarts a transient child only after a failure.)
+    /// Whether the actor failed: a hook panicked, it was killed, or it was a supervisor
+    /// that gave up. (A supervisor restarts a transient child only after a failure.)
     pub fn is_failure(&self) -> bool {
-        matches!(self, ExitReason::Panicked(_) | ExitReason::Killed)
+        matches!(
+            self,
+            ExitReason::Panicked(_) | ExitReason::Killed | ExitReason::TooManyRestarts
+        )
     }
 }
 
@@ -57,6 +63,7 @@ impl fmt::Display for ExitReason {
             ExitReason::Stopped => f.write_str("stopped"),
             ExitReason::Panicked(message) => write!(f, "panicked: {message}"),
             ExitReason::Killed => f.write_str("killed"),
+            ExitReason::TooManyRestarts => f.write_str("too many restarts"),
         }
     }
 }

@@ -48,6 +48,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod mute;
 pub(crate) mod named;
 pub(crate) mod polling;
+pub(crate) mod restart;
 pub(crate) mod stop;
 pub(crate) mod ties;
 pub(crate) mod turn;
@@ -92,7 +93,7 @@ pub(crate) struct ActorCell<B: Behaviour> {
     /// it ([`extras`]); null for most actors.
     extras: ExtrasPtr,
     /// Its monitors and links, allocated on first use ([`ties`]).
-    ties: TiesPtr<B::Msg>,
+    ties: TiesPtr<B::Msg, B>,
     env: B::Env,
 }
 
@@ -353,8 +354,13 @@ impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
         self.run_turn(me, worker)
     }
 
-    fn stop(&self, me: &Arc<B::Node>) {
+    fn stop(&self, me: &Arc<B::Node>) -> bool {
+        if self.ties_if_any().is_some() && self.restart(me) {
+            // Restarted in place (supervised): the next turn runs the new `started`.
+            return false;
+        }
         self.stop_now(me);
+        true
     }
 
     #[inline]

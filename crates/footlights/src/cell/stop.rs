@@ -44,7 +44,8 @@ pub struct PanicReport {
     /// The actor's type name.
     pub actor: &'static str,
     /// Which method panicked: `"handle"` (a message, a continuation or `started`),
-    /// `"stopped"`, or `"a monitor's message"` (the conversion a watcher gave
+    /// `"stopped"`, `"a restart"` (a supervised child's factory, see
+    /// [`crate::supervision`]), or `"a monitor's message"` (the conversion a watcher gave
     /// [`crate::Context::monitor`], run when this actor stopped).
     pub during: &'static str,
     /// The panic message.

@@ -49,6 +49,10 @@ pub(crate) type Undo = Box<dyn FnOnce() + Send>;
 /// Turns a linked actor's exit into a message of the actor that traps it.
 pub(crate) type Trap<M> = Box<dyn Fn(Down) -> M + Send>;
 
+/// Decides, when the actor's turn stopped it for the reason given, whether it restarts
+/// in place, and makes its new state if it does (see [`super::restart`]).
+pub(crate) type Restart<S> = Box<dyn FnMut(&ExitReason) -> Option<S> + Send>;
+
 /// Ids of ties: unique in the process.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -74,11 +78,11 @@ pub(crate) struct Tie {
 }
 
 /// An actor's ties; see the module documentation.
-pub(crate) struct Ties<M> {
-    inner: Mutex<Inner<M>>,
+pub(crate) struct Ties<M, S> {
+    inner: Mutex<Inner<M, S>>,
 }
 
-struct Inner<M> {
+struct Inner<M, S> {
     /// Told when the actor stops: its monitors and links.
     watchers: Vec<Tie>,
     /// The monitors this actor set on others, to take out when it stops.
@@ -91,9 +95,12 @@ struct Inner<M> {
     killed_for: Option<ExitReason>,
     /// Set once the actor has stopped: later watchers are told at once.
     gone: Option<ExitReason>,
+    /// Set while the actor is supervised: what replaces its state when it fails (see
+    /// [`super::restart`]).
+    restart: Option<Restart<S>>,
 }
 
-impl<M> Inner<M> {
+impl<M, S> Inner<M, S> {
     /// The reason an actor that stopped with `exit` reports.
     fn reason(&self, exit: Exit) -> ExitReason {
         match exit {
@@ -105,8 +112,8 @@ impl<M> Inner<M> {
     }
 }
 
-impl<M> Ties<M> {
-    fn new() -> Ties<M> {
+impl<M, S> Ties<M, S> {
+    fn new() -> Ties<M, S> {
         Ties {
             inner: Mutex::new(Inner {
                 watchers: Vec::new(),
@@ -115,21 +122,22 @@ impl<M> Ties<M> {
                 panic: None,
                 killed_for: None,
                 gone: None,
+                restart: None,
             }),
         }
     }
 }
 
 /// The pointer to an actor's ties, null until first used; see the module documentation.
-pub(crate) struct TiesPtr<M>(AtomicPtr<Ties<M>>);
+pub(crate) struct TiesPtr<M, S>(AtomicPtr<Ties<M, S>>);
 
-impl<M> TiesPtr<M> {
-    pub(crate) fn new() -> TiesPtr<M> {
+impl<M, S> TiesPtr<M, S> {
+    pub(crate) fn new() -> TiesPtr<M, S> {
         TiesPtr(AtomicPtr::new(std::ptr::null_mut()))
     }
 }
 
-impl<M> Drop for TiesPtr<M> {
+impl<M, S> Drop for TiesPtr<M, S> {
     fn drop(&mut self) {
         let p = *self.0.get_mut();
         if !p.is_null() {
@@ -142,7 +150,7 @@ impl<M> Drop for TiesPtr<M> {
 
 impl<B: Behaviour> ActorCell<B> {
     /// The actor's ties, if it has any.
-    pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg>> {
+    pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg, B>> {
         // SeqCst: see the module documentation.
         let p = self.ties.0.load(Ordering::SeqCst);
         // SAFETY: a non-null pointer is a box that lives as long as the cell.
@@ -150,7 +158,7 @@ impl<B: Behaviour> ActorCell<B> {
     }
 
     /// The actor's ties, allocated the first time.
-    pub(crate) fn ties(&self) -> &Ties<B::Msg> {
+    pub(crate) fn ties(&self) -> &Ties<B::Msg, B> {
         if let Some(ties) = self.ties_if_any() {
             return ties;
         }
@@ -255,6 +263,33 @@ impl<B: Behaviour> ActorCell<B> {
             .lock()
             .panic
             .get_or_insert_with(|| message.into());
+    }
+
+    /// Sets or clears the actor's restart (see [`super::restart`]).
+    pub(crate) fn set_restart(&self, restart: Option<Restart<B>>) {
+        let old = std::mem::replace(&mut self.ties().inner.lock().restart, restart);
+        drop(old);
+    }
+
+    /// Takes the actor's restart out (the caller runs it with no lock held, then puts it
+    /// back with [`ActorCell::put_restart`]), and with it the reason the actor would stop
+    /// for: `exit`, with a panic's message, which is forgotten (a restarted actor starts
+    /// `None` if it has no restart.
+    pub(crate) fn take_restart(&self, exit: Exit) -> Option<(Restart<B>, ExitReason)> {
+        let mut inner = self.ties_if_any()?.inner.lock();
+        let restart = inner.restart.take()?;
+        let reason = inner.reason(exit);
+        Some((restart, reason))
+    }
+
+    /// Puts back a restart taken with [`ActorCell::take_restart`], unless one was set
+    /// meanwhile; `restarted`: the actor restarts, and forgets its panic's message.
+    pub(crate) fn put_restart(&self, restart: Restart<B>, restarted: bool) {
+        let mut inner = self.ties().inner.lock();
+        inner.restart.get_or_insert(restart);
+        if restarted {
+            inner.panic = None;
+        }
     }
 
     /// The stop's part: notes the reason for good, and takes out every watcher and undo.

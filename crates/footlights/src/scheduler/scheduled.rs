@@ -186,7 +186,12 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
     /// leaves its dedicated stage (even one a racing move is putting it on right now), and
     /// the actor leaves the scheduled state for good.
     fn stop(self: Arc<Self>, worker: &Worker) {
-        self.cell.stop(&self);
+        if !self.cell.stop(&self) {
+            // Restarted in place: it runs again, as after a used-up batch.
+            let site = self.home.target();
+            worker.requeue(self, site);
+            return;
+        }
         self.home.close();
         bump(&worker.stats().stopped);
         worker.deschedule();

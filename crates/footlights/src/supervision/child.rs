@@ -1,0 +1,121 @@
+//! A supervised child: its restart policy, its factory, and what the supervisor does with
+//! it whatever its type.
+//!
+//! A child is restarted two ways (see [`super`]): in place by its own failed turn (the
+//! cell's restart, which runs [`restart_for`]'s closure), or, as a sibling of a child that
+//! failed, by a continuation queued in its mailbox that runs the old state's `stopped`,
+//! replaces the state with a new one from the factory and runs its `started`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use super::Keeper;
+use super::group::Group;
+use super::keeper::Msg;
+use crate::actor::context::Call;
+use crate::cell::ties::Restart as CellRestart;
+use crate::cell::{ActorId, ExitReason};
+use crate::runtime;
+use crate::{Actor, Addr, Context};
+
+/// When a supervisor restarts a child that stopped: its restart policy, as in Erlang/OTP.
+///
+/// ```
+/// use footlights::ExitReason;
+/// use footlights::supervision::Restart;
+///
+/// assert!(Restart::Permanent.restarts_after(&ExitReason::Normal));
+/// assert!(!Restart::Transient.restarts_after(&ExitReason::Normal));
+/// assert!(Restart::Transient.restarts_after(&ExitReason::Panicked("boom".into())));
+/// assert!(!Restart::Temporary.restarts_after(&ExitReason::Panicked("boom".into())));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Restart {
+    /// Always: after a failure and after it stopped itself.
+    #[default]
+    Permanent,
+    /// Only after a failure (a panic): a child that stopped itself stays stopped.
+    Transient,
+    /// Never: the child stops for good, and the supervisor forgets it.
+    Temporary,
+}
+
+impl Restart {
+    /// Whether a child with this policy that stopped for `reason` is restarted.
+    pub fn restarts_after(self, reason: &ExitReason) -> bool {
+        match self {
+            Restart::Permanent => true,
+            Restart::Transient => reason.is_failure(),
+            Restart::Temporary => false,
+        }
+    }
+}
+
+/// Makes a child's state: its first, and one for each restart.
+pub(crate) type Factory<A> = Arc<Mutex<dyn FnMut() -> A + Send>>;
+
+/// What a supervisor does with a child, whatever its type.
+pub(crate) trait Child: Send {
+    /// Which actor it is.
+    fn id(&self) -> ActorId;
+    /// Links the supervisor with it.
+    fn link(&self, ctx: &Context<'_, Keeper>);
+    /// Restarts it as a sibling of a child that failed (see the module documentation).
+    fn restart(&self);
+    /// Stops it for good, at once, telling its watchers it was stopped.
+    fn stop(&self);
+}
+
+/// A child of type `A`.
+pub(crate) struct Typed<A: Actor> {
+    pub(crate) addr: Addr<A>,
+    pub(crate) factory: Factory<A>,
+}
+
+impl<A: Actor> Child for Typed<A> {
+    fn id(&self) -> ActorId {
+        self.addr.id()
+    }
+
+    fn link(&self, ctx: &Context<'_, Keeper>) {
+        ctx.link(&self.addr);
+    }
+
+    fn restart(&self) {
+        let factory = Arc::clone(&self.factory);
+        let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
+            actor.stopped(ctx);
+            *actor = (factory.lock())();
+            actor.started(ctx);
+        });
+        // A child that stopped meanwhile is not restarted: its stop tells the supervisor.
+        let _ = self.addr.call(call);
+    }
+
+    fn stop(&self) {
+        runtime::kill_for(self.addr.node(), ExitReason::Stopped);
+    }
+}
+
+/// The closure the cell of child `key` runs when its turn stops it (see
+/// [`crate::cell::restart`]): asks its policy and its supervisor's intensity, tells the
+/// supervisor, and makes the new state.
+pub(crate) fn restart_for<A: Actor>(
+    key: u64,
+    policy: Restart,
+    factory: Factory<A>,
+    group: Arc<Group>,
+    keeper: Addr<Keeper>,
+) -> CellRestart<A> {
+    Box::new(move |reason: &ExitReason| {
+        if !policy.restarts_after(reason) || !group.admit(Instant::now()) {
+            return None;
+        }
+        let fresh = (factory.lock())();
+        // Siblings restart after this child has its new state.
+        let _ = keeper.send(Msg::Restarted(key));
+        Some(fresh)
+    })
+}

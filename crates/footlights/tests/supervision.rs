@@ -1,0 +1,311 @@
+//! Supervisors: restarts in place (same address), restart policies, strategies, restart
+//! intensity and escalation, and which messages survive a restart (the supervision
+//! module's documentation). Nothing here is timed: each test waits for an outcome (an
+//! event sent by a child's `started`, a reply, a stop), with generous timeouts only so
+//! that a bug fails instead of hanging.
+#![cfg(not(loom))]
+
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use footlights::supervision::{Intensity, Restart, Strategy, Supervisor};
+use footlights::{Actor, Addr, Canceled, Context, Down, ExitReason, ReplyTo, System};
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn system(threads: usize) -> System {
+    System::builder()
+        .threads(threads)
+        .on_panic(|_| {})
+        .build()
+        .expect("a system starts")
+}
+
+/// Generous: no test here reaches it unless it means to.
+fn lenient() -> Intensity {
+    Intensity::new(100, Duration::from_secs(3600))
+}
+
+/// A child: counts what it is told, reports each start as (name, instance), and does what
+/// it is told.
+struct Child {
+    name: &'static str,
+    instance: u32,
+    count: u64,
+    starts: Sender<(&'static str, u32)>,
+}
+
+enum Order {
+    Add,
+    Panic,
+    Stop,
+    /// Replies with (instance, count).
+    Get(ReplyTo<(u32, u64)>),
+    /// Holds the child's turn until the sender says go (or is dropped).
+    Hold(Receiver<()>),
+}
+
+impl Actor for Child {
+    type Msg = Order;
+    fn started(&mut self, _: &mut Context<Self>) {
+        let _ = self.starts.send((self.name, self.instance));
+    }
+    fn handle(&mut self, ctx: &mut Context<Self>, order: Order) {
+        match order {
+            Order::Add => self.count += 1,
+            Order::Panic => panic!("told to"),
+            Order::Stop => ctx.stop(),
+            Order::Get(reply) => {
+                let _ = reply.send((self.instance, self.count));
+            }
+            Order::Hold(go) => {
+                let _ = go.recv_timeout(PATIENCE);
+            }
+        }
+    }
+}
+
+/// Adds a child named `name` to `supervisor`; each instance reports its start on `starts`.
+fn child(
+    supervisor: &Supervisor,
+    policy: Restart,
+    name: &'static str,
+    starts: &Sender<(&'static str, u32)>,
+) -> Addr<Child> {
+    let starts = starts.clone();
+    let mut instance = 0;
+    supervisor.child(policy, move || {
+        instance += 1;
+        Child {
+            name,
+            instance,
+            count: 0,
+            starts: starts.clone(),
+        }
+    })
+}
+
+fn next_start(starts: &Receiver<(&'static str, u32)>) -> (&'static str, u32) {
+    starts.recv_timeout(PATIENCE).expect("a child started")
+}
+
+fn state(addr: &Addr<Child>) -> (u32, u64) {
+    addr.ask(Order::Get)
+        .expect("the child is alive")
+        .wait_timeout(PATIENCE)
+        .expect("an answer in time")
+        .expect("the child answers")
+}
+
+fn down(reply: footlights::Reply<Down>) -> Down {
+    reply
+        .wait_timeout(PATIENCE)
+        .expect("it stopped in time")
+        .expect("a reason")
+}
+
+#[test]
+fn a_restarted_child_keeps_its_address_and_the_queued_messages() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    assert_eq!(next_start(&started), ("a", 1));
+    let id = a.id();
+    a.send(Order::Add).unwrap();
+    // Held, so that the panic and the messages behind it are all queued when it fails.
+    let (go, hold) = unbounded();
+    a.send(Order::Hold(hold)).unwrap();
+    a.send(Order::Panic).unwrap();
+    a.send(Order::Add).unwrap();
+    a.send(Order::Add).unwrap();
+    go.send(()).unwrap();
+    assert_eq!(next_start(&started), ("a", 2));
+    assert_eq!(
+        state(&a),
+        (2, 2),
+        "the new instance handled the two messages queued behind the panic, not the one before"
+    );
+    assert_eq!(a.id(), id);
+    assert!(!a.is_stopped());
+    assert!(!supervisor.is_stopped());
+}
+
+#[test]
+fn the_message_that_panicked_is_dropped() {
+    /// Panics when asked.
+    struct Fragile;
+    impl Actor for Fragile {
+        type Msg = ReplyTo<u32>;
+        fn handle(&mut self, _: &mut Context<Self>, _: ReplyTo<u32>) {
+            panic!("no answer")
+        }
+    }
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let fragile = supervisor.child(Restart::Permanent, || Fragile);
+    let answer = fragile
+        .ask(|r| r)
+        .expect("the child is alive")
+        .wait_timeout(PATIENCE)
+        .expect("in time");
+    assert_eq!(
+        answer,
+        Err(Canceled),
+        "the asker learns its request was lost"
+    );
+    assert!(!fragile.is_stopped(), "restarted, not stopped");
+}
+
+#[test]
+fn a_permanent_child_restarts_after_stopping_itself() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    assert_eq!(next_start(&started), ("a", 1));
+    a.send(Order::Stop).unwrap();
+    assert_eq!(next_start(&started), ("a", 2));
+    assert_eq!(state(&a), (2, 0));
+}
+
+#[test]
+fn a_transient_child_restarts_after_a_failure_only() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Transient, "a", &starts);
+    assert_eq!(next_start(&started), ("a", 1));
+    a.send(Order::Panic).unwrap();
+    assert_eq!(next_start(&started), ("a", 2));
+    let stopped = a.when_stopped();
+    a.send(Order::Stop).unwrap();
+    assert_eq!(down(stopped).reason, ExitReason::Normal);
+    assert!(!supervisor.is_stopped());
+}
+
+#[test]
+fn a_temporary_child_is_never_restarted() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Temporary, "a", &starts);
+    assert_eq!(next_start(&started), ("a", 1));
+    let stopped = a.when_stopped();
+    a.send(Order::Panic).unwrap();
+    assert_eq!(down(stopped).reason, ExitReason::Panicked("told to".into()));
+    assert!(
+        !supervisor.is_stopped(),
+        "a temporary child's failure is not the supervisor's"
+    );
+}
+
+/// Children a, b, c under `strategy`; b fails. Returns which of them started again
+/// (asked after b's restart, in a way that sees any restart the supervisor queued).
+fn restarted_with(strategy: Strategy) -> Vec<&'static str> {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, strategy, lenient());
+    let (starts, started) = unbounded();
+    let kids = ["a", "b", "c"].map(|name| child(&supervisor, Restart::Permanent, name, &starts));
+    let mut first: Vec<_> = (0..3).map(|_| next_start(&started)).collect();
+    first.sort();
+    assert_eq!(first, [("a", 1), ("b", 1), ("c", 1)]);
+    kids[1].send(Order::Panic).unwrap();
+    // b's restart tells the supervisor, which queues the restarts of the siblings its
+    // strategy names, all in one turn. Wait for the starts expected; then an ask to each
+    // child is queued behind any restart the supervisor queued for it.
+    let expected = match strategy {
+        Strategy::OneForOne => 1,
+        Strategy::OneForAll => 3,
+        Strategy::RestForOne => 2,
+    };
+    let mut again: Vec<_> = (0..expected).map(|_| next_start(&started).0).collect();
+    again.sort();
+    for (kid, name) in kids.iter().zip(["a", "b", "c"]) {
+        let (instance, _) = state(kid);
+        assert_eq!(
+            instance > 1,
+            again.contains(&name),
+            "{name}'s instance and its starts agree"
+        );
+    }
+    assert!(started.try_recv().is_err(), "no other start");
+    again
+}
+
+#[test]
+fn one_for_one_restarts_only_the_child_that_failed() {
+    assert_eq!(restarted_with(Strategy::OneForOne), ["b"]);
+}
+
+#[test]
+fn one_for_all_restarts_every_child() {
+    assert_eq!(restarted_with(Strategy::OneForAll), ["a", "b", "c"]);
+}
+
+#[test]
+fn rest_for_one_restarts_the_child_and_those_added_after_it() {
+    assert_eq!(restarted_with(Strategy::RestForOne), ["b", "c"]);
+}
+
+#[test]
+fn too_many_restarts_stop_the_children_and_the_supervisor() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(
+        &system,
+        Strategy::OneForOne,
+        Intensity::new(2, Duration::from_secs(3600)),
+    );
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    let b = child(&supervisor, Restart::Permanent, "b", &starts);
+    let (a_down, b_down, sup_down) = (
+        a.when_stopped(),
+        b.when_stopped(),
+        supervisor.when_stopped(),
+    );
+    for _ in 0..2 {
+        a.send(Order::Panic).unwrap();
+    }
+    let mut seen: Vec<_> = (0..4).map(|_| next_start(&started)).collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [("a", 1), ("a", 2), ("a", 3), ("b", 1)],
+        "two restarts allowed"
+    );
+    a.send(Order::Panic).unwrap();
+    assert_eq!(down(sup_down).reason, ExitReason::TooManyRestarts);
+    assert_eq!(down(a_down).reason, ExitReason::Panicked("told to".into()));
+    assert_eq!(
+        down(b_down).reason,
+        ExitReason::Stopped,
+        "stopped by its supervisor"
+    );
+    assert!(started.try_recv().is_err(), "the third restart was refused");
+}
+
+#[test]
+fn stopping_a_child_from_outside_is_for_good() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForAll, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    let b = child(&supervisor, Restart::Permanent, "b", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    a.stop();
+    assert_eq!(down(a.when_stopped()).reason, ExitReason::Stopped);
+    assert_eq!(state(&b), (1, 0), "b was not restarted");
+    assert!(!supervisor.is_stopped());
+}
+
+#[test]
+fn stopping_the_supervisor_stops_its_children() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (starts, _started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    supervisor.stop();
+    assert_eq!(down(supervisor.when_stopped()).reason, ExitReason::Stopped);
+    assert!(!down(a.when_stopped()).reason.is_normal());
+}
