@@ -5,21 +5,14 @@
 //! that a bug fails instead of hanging.
 #![cfg(not(loom))]
 
+mod common;
+
 use std::time::Duration;
 
+use common::{PATIENCE, system_quiet_on_panic as system};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use footlights::supervision::{Intensity, Restart, Strategy, Supervisor};
-use footlights::{Actor, Addr, Canceled, Context, Down, ExitReason, ReplyTo, System};
-
-const PATIENCE: Duration = Duration::from_secs(60);
-
-fn system(threads: usize) -> System {
-    System::builder()
-        .threads(threads)
-        .on_panic(|_| {})
-        .build()
-        .expect("a system starts")
-}
+use footlights::{Actor, Addr, Canceled, Context, Down, ExitReason, ReplyTo};
 
 /// Generous: no test here reaches it unless it means to.
 fn lenient() -> Intensity {
