@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 use super::exit::Exit;
 use super::lifecycle::Phase;
-use super::{ActorCell, Behaviour, Env, Halt, Turn};
+use super::{ActorCell, Behaviour, Env};
 use crate::census::Census;
 
 impl<B: Behaviour> ActorCell<B> {
@@ -72,28 +72,7 @@ impl<B: Behaviour> ActorCell<B> {
         // Out of the census until the next turn enters it again, as a new actor's first
         // turn does (see `crate::census`).
         Census::leave(self.seat(), Arc::as_ptr(me).cast());
-        match std::mem::replace(state, Phase::Unstarted(fresh)) {
-            Phase::Running(mut old) => {
-                let mut turn = Turn {
-                    me,
-                    halt: Halt::Stop,
-                    exit,
-                };
-                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-                    old.stopped(&mut turn);
-                    drop(old);
-                }));
-                if let Err(payload) = outcome {
-                    self.report_panic(&*payload, "stopped");
-                }
-            }
-            Phase::Unstarted(old) => {
-                if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(old))) {
-                    self.report_panic(&*payload, "stopped");
-                }
-            }
-            Phase::Gone => {}
-        }
+        self.retire(std::mem::replace(state, Phase::Unstarted(fresh)), me, exit);
         true
     }
 }

@@ -70,7 +70,24 @@ impl<B: Behaviour> ActorCell<B> {
         // SAFETY: the caller ran the actor's last turn and holds its scheduling right, so
         // no other reference to the state exists.
         let state = unsafe { &mut *self.state.get() };
-        match std::mem::replace(state, Phase::Gone) {
+        self.retire(std::mem::replace(state, Phase::Gone), me, exit);
+        self.drop_futures();
+        let mut dead = 0;
+        // SAFETY: the only consumer, as above; closing gives that role up.
+        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
+        self.count_dead_letters(dead);
+        if self.ties_if_any().is_some() {
+            self.tell_watchers(exit);
+        }
+    }
+
+    /// Lets go of an instance of the actor (at its stop, or replaced by a restart:
+    /// [`super::restart`]): runs its `stopped` hook if its `started` ran (an instance
+    /// stopped before its first turn runs neither), and drops it; a panic of either is
+    /// reported.
+    #[inline]
+    pub(super) fn retire(&self, instance: Phase<B>, me: &Arc<B::Node>, exit: Exit) {
+        match instance {
             Phase::Running(mut actor) => {
                 let mut turn = Turn {
                     me,
@@ -86,20 +103,11 @@ impl<B: Behaviour> ActorCell<B> {
                 }
             }
             Phase::Unstarted(actor) => {
-                // Stopped before its first turn: neither hook runs.
                 if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(actor))) {
                     self.report_panic(&*payload, "stopped");
                 }
             }
             Phase::Gone => {}
-        }
-        self.drop_futures();
-        let mut dead = 0;
-        // SAFETY: the only consumer, as above; closing gives that role up.
-        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
-        self.count_dead_letters(dead);
-        if self.ties_if_any().is_some() {
-            self.tell_watchers(exit);
         }
     }
 
