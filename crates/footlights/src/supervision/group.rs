@@ -67,8 +67,9 @@ impl Group {
         self.state.lock().gave_up
     }
 
-    /// Adds a child, made by `make` under the lock (so that its restart, which may run at
-    /// once, finds it), and returns what `make` returned besides.
+    /// Adds a child, spawned by `make` under the lock (so that its restart, which may run
+    /// at once, finds it), and returns what `make` returned besides. `make` runs no user
+    /// code (the child's first state is made before).
     pub(crate) fn add<T>(&self, make: impl FnOnce() -> (Entry, T)) -> T {
         let mut state = self.state.lock();
         let (entry, out) = make();

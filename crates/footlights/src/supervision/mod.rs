@@ -184,8 +184,8 @@ impl Supervisor {
         let factory: Factory<A> = Arc::new(Mutex::new(factory));
         let key = crate::cell::ties::next_id();
         let shared = self.addr.node().cell().env();
+        let first = (factory.lock())();
         let addr = self.group.add(|| {
-            let first = (factory.lock())();
             let restart = child::restart_for(
                 key,
                 policy,
