@@ -270,8 +270,9 @@ pub struct ShutdownReport {
     /// Actors live when the shutdown began that it stopped (their `stopped` hooks ran, if
     /// they had started), and actors spawned while it ran.
     pub stopped_actors: u64,
-    /// Actors that had not stopped when the workers stopped: 0, unless a handler's panic
-    /// hook or a `stopped` hook kept spawning actors.
+    /// Actors that had not stopped when the workers stopped: 0, unless a thread outside
+    /// the runtime spawned an actor while the shutdown ended, and its first turn ran
+    /// after the last sweep.
     pub live_actors: u64,
 }
 
@@ -442,14 +443,16 @@ impl System {
     ///
     /// 1. A sweep of every live actor (the system keeps a census of them) kills each, as
     ///    [`Addr::kill`] does: it stops before it handles anything more.
-    /// 2. The system waits until it is quiescent: every killed actor has stopped. Actors
-    ///    that started meanwhile (spawned just before, or by a `stopped` hook) are found
-    ///    by the next sweep; the sweeps end when no actor is left (or two in a row find
-    ///    none to kill).
+    /// 2. The system waits until it is quiescent, and then until every killed actor has
+    ///    stopped (one woken by a thread outside the runtime, that has yet to schedule it,
+    ///    is not work that quiescence sees). Actors that started meanwhile (spawned just
+    ///    before, or by a `stopped` hook) are found by the next sweep; the sweeps end when
+    ///    no actor is left.
     /// 3. The workers, dedicated stages and placement controller stop.
     ///
     /// A handler that never returns cannot be stopped (a worker cannot preempt it), so the
-    /// shutdown waits for it. [`System::shutdown_graceful`] lets the actors handle what is
+    /// shutdown waits for it; so it does for an actor muted on a bounded mailbox of
+    /// another system that never drains ([`crate::Context::send`]). [`System::shutdown_graceful`] lets the actors handle what is
     /// queued first.
     pub fn shutdown(mut self) -> ShutdownReport {
         self.stop_all(None)
@@ -500,22 +503,8 @@ impl System {
         // Pending timers are dropped first, so that none fires into the actors stopping.
         self.shared.timers.shut_down();
         self.shared.closing.store(true, Ordering::Release);
-        let mut stopped = 0;
-        let mut idle_sweeps = 0;
-        let live = loop {
-            let killed = self.shared.census.sweep();
-            stopped += killed as u64;
-            self.shared.sched.wait_quiescent(None);
-            // An actor enters the census on its first turn, so one spawned before this
-            // sweep may have entered since (and started): the next sweep finds it. Two
-            // sweeps in a row that kill nothing mean nothing left can be killed.
-            let live = self.shared.census.live() as u64;
-            idle_sweeps = if killed == 0 { idle_sweeps + 1 } else { 0 };
-            if live == 0 || idle_sweeps == 2 {
-                break live;
-            }
-        };
-        self.stop_workers();
+        let stopped = self.stop_every_actor();
+        let live = self.stop_workers();
         let m = self.metrics();
         ShutdownReport {
             pending_messages: m
@@ -526,9 +515,38 @@ impl System {
         }
     }
 
+    /// Kills every actor in the census, sweep after sweep, until none is left; returns how
+    /// many the sweeps killed. See [`System::shutdown`].
+    fn stop_every_actor(&self) -> u64 {
+        let census = &self.shared.census;
+        let mut stopped = 0;
+        let mut step = 0;
+        loop {
+            let killed = census.sweep();
+            stopped += killed as u64;
+            self.shared.sched.wait_quiescent(None);
+            // An actor enters the census on its first turn, so one spawned before this
+            // sweep may have entered since (and started): the next sweep kills it.
+            if census.live() == 0 {
+                return stopped;
+            }
+            if killed > 0 {
+                step = 0;
+                continue;
+            }
+            // Every actor left was killed by an earlier sweep, and no worker holds it,
+            // although its stop is still to come: a thread outside the runtime (a sender,
+            // a reactor's waker) pushed to it when it was idle and has yet to schedule it,
+            // which quiescence cannot see; or it is muted on a mailbox that has yet to
+            // drain. Either way it will be scheduled, and stop: wait for it.
+            pause(&mut step);
+        }
+    }
+
     /// Stops the workers after their current turns, the dedicated stages and the
-    /// placement controller, and drops what the queues still hold.
-    fn stop_workers(&mut self) {
+    /// placement controller, and drops what the queues still hold. Returns how many actors
+    /// had not stopped when the workers stopped (see [`ShutdownReport::live_actors`]).
+    fn stop_workers(&mut self) -> u64 {
         let dedicated = self.shared.sched.begin_shutdown();
         if let Some(controller) = self.controller.take() {
             controller.thread().unpark();
@@ -538,6 +556,7 @@ impl System {
             // A worker never panics (handlers are caught); if it somehow did, carry on.
             let _ = w.join();
         }
+        let live = self.shared.census.live() as u64;
         if self.print_stats {
             let m = self.metrics();
             eprint!("footlights: {} workers\n{m}", m.workers.len());
@@ -545,7 +564,20 @@ impl System {
         self.shared.sched.drain_queues();
         // A name left over (an actor that never stopped) would keep the system alive.
         drop(self.shared.registry.clear());
+        live
     }
+}
+
+/// Waits a little for a thread outside the runtime to schedule an actor it woke: yields
+/// at first (it may have been preempted between its push and its scheduling), then
+/// sleeps a millisecond at a time, so that a long wait costs no processor.
+fn pause(step: &mut u32) {
+    if *step < 16 {
+        std::thread::yield_now();
+    } else {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    *step += 1;
 }
 
 impl Drop for System {
