@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use footlights::{Actor, Addr, Context, ReplyTo, System};
+use footlights::{Actor, Addr, Context, ReplyTo, SpawnOptions, System, TrySendError};
 
 mod common;
 use common::{PATIENCE, quiet, system};
@@ -442,31 +442,58 @@ fn quiescence_and_the_same_answer_on_one_and_many_workers() {
 
 #[test]
 fn shutdown_reports_pending_messages() {
-    /// Blocks its worker on each message until released, so the rest stay queued.
-    struct Gate(Arc<std::sync::atomic::AtomicBool>);
+    /// Says it is handling a message, then blocks its worker until released, so the rest
+    /// stay queued.
+    struct Gate {
+        entered: Arc<AtomicBool>,
+        open: Arc<AtomicBool>,
+    }
     impl Actor for Gate {
         type Msg = ();
         fn handle(&mut self, _: &mut Context<Self>, (): ()) {
-            while !self.0.load(Ordering::Acquire) {
+            self.entered.store(true, Ordering::Release);
+            while !self.open.load(Ordering::Acquire) {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
     }
-    let open = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let entered = Arc::new(AtomicBool::new(false));
+    let open = Arc::new(AtomicBool::new(false));
     let system = System::builder().threads(1).batch(1).build().unwrap();
-    let gate = system.spawn(Gate(Arc::clone(&open)));
+    // A capacity of 9 lets the releaser below see the kill without adding a message: while
+    // the gate holds the first of the 10 messages, 9 are counted in, and a `try_send` finds
+    // the mailbox full until the shutdown kills the gate (then it finds it stopped).
+    let gate = system.spawn_with(
+        Gate {
+            entered: Arc::clone(&entered),
+            open: Arc::clone(&open),
+        },
+        SpawnOptions::new().capacity(9),
+    );
     for _ in 0..10 {
         gate.send(()).unwrap();
     }
-    // Wait until the first message is being handled, then ask for shutdown while the
-    // worker is stuck in it; release it from another thread.
-    while system.metrics().workers[0].turns == 0 {
+    // Wait until the first message is being handled (not merely a first turn, which may
+    // have run `started` alone), then shut down while the worker is stuck in it; another
+    // thread releases it once the shutdown has killed the gate.
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while !entered.load(Ordering::Acquire) {
+        assert!(std::time::Instant::now() < deadline, "the gate never ran");
         std::thread::yield_now();
     }
-    let releaser = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(50));
-        open.store(true, Ordering::Release);
-    });
+    let releaser = {
+        let gate = gate.clone();
+        std::thread::spawn(move || {
+            loop {
+                match gate.try_send(()) {
+                    Err(TrySendError::Full(())) => std::thread::yield_now(),
+                    Err(TrySendError::Stopped(())) => break,
+                    Ok(()) => panic!("the stuck gate made room"),
+                }
+            }
+            open.store(true, Ordering::Release);
+        })
+    };
     let report = system.shutdown();
     releaser.join().unwrap();
     assert_eq!(gate.messages_handled(), 1, "batch 1: one message per turn");
