@@ -448,7 +448,11 @@ impl System {
     ///    is not work that quiescence sees). Actors that started meanwhile (spawned just
     ///    before, or by a `stopped` hook) are found by the next sweep; the sweeps end when
     ///    no actor is left.
-    /// 3. The workers, dedicated stages and placement controller stop.
+    /// 3. The workers, dedicated stages and placement controller stop. An actor still
+    ///    scheduled then, which will never run again (none is, unless something woke it
+    ///    after the last sweep), has its mailbox closed: what is queued
+    ///    is dropped, so an ask waiting in it resolves to [`crate::reply::Canceled`], and
+    ///    later sends fail as sends to a stopped actor do. Its hooks do not run.
     ///
     /// A handler that never returns cannot be stopped (a worker cannot preempt it), so the
     /// shutdown waits for it; so it does for an actor muted on a bounded mailbox of
@@ -597,5 +601,70 @@ impl std::fmt::Debug for System {
             .field("policy", &self.policy())
             .field("placement", &self.placement())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::System;
+    use crate::actor::{Actor, Context};
+    use crate::reply::{Canceled, ReplyTo};
+
+    /// A hang guard.
+    const PATIENCE: Duration = Duration::from_secs(60);
+
+    /// Holds its worker in its handler until the gate opens.
+    struct Hold {
+        gate: mpsc::Receiver<()>,
+        entered: mpsc::Sender<()>,
+    }
+
+    impl Actor for Hold {
+        type Msg = ();
+        fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+            let _ = self.entered.send(());
+            let _ = self.gate.recv_timeout(PATIENCE);
+        }
+    }
+
+    /// Answers 7.
+    struct Seven;
+
+    impl Actor for Seven {
+        type Msg = ReplyTo<u32>;
+        fn handle(&mut self, _: &mut Context<Self>, reply: ReplyTo<u32>) {
+            let _ = reply.send(7);
+        }
+    }
+
+    /// The workers stop while an actor waits in a run queue, its first turn never run,
+    /// with an ask in its mailbox (what a shutdown would leave of an actor scheduled after
+    /// its last sweep): the ask resolves, cancelled, and later sends are refused.
+    #[test]
+    fn an_ask_to_an_actor_that_never_ran_resolves_when_the_workers_stop() {
+        let mut system = System::builder().threads(1).build().unwrap();
+        let (open, gate) = mpsc::channel();
+        let (entered, inside) = mpsc::channel();
+        let hold = system.spawn(Hold { gate, entered });
+        hold.send(()).unwrap();
+        inside.recv_timeout(PATIENCE).expect("the worker is held");
+        let seven = system.spawn(Seven);
+        let reply = seven.ask(|r| r).unwrap();
+        // The one worker is told to stop while it is held, so it stops after the held
+        // turn, before the new actor's first.
+        let dedicated = system.shared.sched.begin_shutdown();
+        assert!(dedicated.is_empty());
+        drop(open);
+        let live = system.stop_workers();
+        assert_eq!(live, 1, "the held actor, which never stopped");
+        assert!(matches!(reply.wait_timeout(PATIENCE), Some(Err(Canceled))));
+        assert!(
+            seven.send(crate::reply::pair().0).is_err(),
+            "refused after shutdown"
+        );
+        assert!(!seven.is_stopped(), "it never ran, so it never stopped");
     }
 }

@@ -88,4 +88,13 @@ pub(crate) trait Run<N>: Send + Sync + 'static {
     /// ended with [`TurnEnd::Wait`]. On `true` the actor may run elsewhere at once, so the
     /// caller must drop its reference without touching the actor.
     unsafe fn wait(&self, me: &Arc<N>) -> bool;
+
+    /// The system shut down while the actor was scheduled, so it will never run again:
+    /// closes its mailbox, so that what is queued is dropped (a dropped request cancels
+    /// its reply) and later sends are refused. Its hooks do not run.
+    ///
+    /// # Safety
+    /// Only the holder of the actor's scheduling right may call this, once, after the
+    /// workers have stopped; it then drops that right.
+    unsafe fn discard(&self);
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use footlights::{Actor, Canceled, Context, ReplyTo};
+use footlights::{Actor, Canceled, Context, ReplyTo, SpawnOptions, TrySendError};
 
 mod common;
 use common::{PATIENCE, quiet, system};
@@ -398,4 +398,99 @@ fn shutting_down_while_others_send() {
         log.stopped.load(Ordering::SeqCst)
     );
     assert!(actors.iter().all(|a| a.is_stopped()));
+}
+
+/// Another thread keeps a hundred asks in flight while the system shuts down: each ask is
+/// refused, answered or cancelled, and none waits for ever (the timeout is a hang guard
+/// only). Whether the shutdown meets an ask queued, being handled, or not yet sent is up
+/// to the machine, so this tries many times.
+#[test]
+fn asks_racing_a_shutdown_all_resolve() {
+    for round in 0..40 {
+        let system = system(1 + round % 2);
+        let log = Arc::new(Log::default());
+        let counter = system.spawn(Counter::new(&log));
+        let (going, gone) = mpsc::channel();
+        let asker = std::thread::spawn(move || {
+            let (mut answered, mut cancelled) = (0u64, 0u64);
+            loop {
+                let replies: Vec<_> = (0..100)
+                    .map_while(|_| counter.ask(Count::Ask).ok())
+                    .collect();
+                let refused = replies.len() < 100;
+                for reply in replies {
+                    match reply.wait_timeout(PATIENCE) {
+                        Some(Ok(_)) => answered += 1,
+                        Some(Err(Canceled)) => cancelled += 1,
+                        None => panic!("an ask racing the shutdown never resolved"),
+                    }
+                }
+                let _ = going.send(());
+                if refused {
+                    return (answered, cancelled);
+                }
+            }
+        });
+        gone.recv_timeout(PATIENCE).expect("the asker runs");
+        let report = system.shutdown();
+        let (answered, _cancelled) = asker.join().expect("every ask resolved");
+        assert!(
+            answered >= 100,
+            "round {round}: the first hundred were answered"
+        );
+        assert_eq!(report.live_actors, 0, "round {round}");
+        assert_eq!(
+            log.started.load(Ordering::SeqCst),
+            log.stopped.load(Ordering::SeqCst),
+            "round {round}"
+        );
+    }
+}
+
+/// Threads blocked in `send_blocking` on a full bounded mailbox while the system shuts
+/// down: each send returns (delivered, or refused once the actor stopped), none waits
+/// for ever.
+#[test]
+fn blocking_sends_racing_a_shutdown_all_return() {
+    for round in 0..20 {
+        let system = system(1 + round % 2);
+        let log = Arc::new(Log::default());
+        let (counter, inside, open) = Counter::gated(&log);
+        let counter = system.spawn_with(counter, SpawnOptions::new().capacity(4));
+        counter.send(Count::Add(0)).unwrap();
+        inside.recv_timeout(PATIENCE).expect("the counter is held");
+        let (done, finished) = mpsc::channel();
+        let senders: Vec<_> = (0..2)
+            .map(|_| {
+                let (counter, done) = (counter.clone(), done.clone());
+                std::thread::spawn(move || {
+                    while counter.send_blocking(Count::Add(1)).is_ok() {}
+                    done.send(()).unwrap();
+                })
+            })
+            .collect();
+        // The held counter lets messages in only up to its capacity: the senders block.
+        let releaser = std::thread::spawn(move || {
+            // Released once the shutdown has killed the counter: its sends are refused.
+            loop {
+                match counter.try_send(Count::Add(1)) {
+                    Err(TrySendError::Stopped(_)) => break,
+                    Err(TrySendError::Full(_)) | Ok(()) => std::thread::yield_now(),
+                }
+            }
+            drop(open);
+        });
+        let report = system.shutdown();
+        for _ in &senders {
+            finished
+                .recv_timeout(PATIENCE)
+                .expect("a blocked send returned after the shutdown");
+        }
+        for s in senders {
+            s.join().unwrap();
+        }
+        releaser.join().unwrap();
+        assert_eq!(report.live_actors, 0, "round {round}");
+        assert_eq!(log.stopped.load(Ordering::SeqCst), 1, "round {round}");
+    }
 }

@@ -377,6 +377,11 @@ impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
         // SAFETY: the caller ran the last turn, so it is the only consumer.
         unsafe { self.wait_muted(me) }
     }
+
+    unsafe fn discard(&self) {
+        // SAFETY: the caller holds the scheduling right, so it is the only consumer.
+        unsafe { self.discard_unstopped() }
+    }
 }
 
 /// The message inside a letter that went out as a message.

@@ -33,7 +33,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use super::exit::Exit;
-use super::lifecycle::Phase;
+use super::lifecycle::{KILLED, Phase};
 use super::named;
 use super::{ActorCell, Behaviour, Env, Halt, Turn};
 use crate::census::Census;
@@ -79,6 +79,28 @@ impl<B: Behaviour> ActorCell<B> {
         if self.ties_if_any().is_some() {
             self.tell_watchers(exit);
         }
+    }
+
+    /// Closes the mailbox of an actor that will never run again although it did not stop:
+    /// its system shut down while it was scheduled (spawned, or woken, after the shutdown's
+    /// last sweep). Sends are refused from now on, senders waiting for room in a bounded
+    /// mailbox wake and find it so, and what is queued is dropped as dead letters, so no
+    /// reply waits on it. No hook runs: no worker is left to run it, and its state goes
+    /// with the cell.
+    ///
+    /// # Safety
+    /// Only the actor's consumer (the holder of its scheduling right) may call this; it
+    /// gives that role up.
+    #[cold]
+    pub(super) unsafe fn discard_unstopped(&self) {
+        self.life.set(KILLED);
+        if let Some(capacity) = self.capacity() {
+            capacity.close();
+        }
+        let mut dead = 0;
+        // SAFETY: the caller is the only consumer; closing gives that role up.
+        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
+        self.count_dead_letters(dead);
     }
 
     /// Lets go of an instance of the actor (at its stop, or replaced by a restart:

@@ -149,7 +149,9 @@ impl Dedicated {
     pub(crate) fn drain(&self) {
         let stages: Vec<Arc<Stage>> = std::mem::take(&mut self.registry.lock().stages);
         for stage in stages {
-            while stage.take().is_some() {}
+            while let Some(task) = stage.take() {
+                super::discard_after_shutdown(task);
+            }
         }
     }
 }

@@ -263,9 +263,8 @@ impl Scheduler {
     /// scheduler's workers.
     pub(crate) fn schedule_external(&self, task: Task, site: Site) {
         if self.is_shutdown() {
-            // No worker will run it: release its reference now (its mailbox stays scheduled,
-            // and sends fail once the system is shut down).
-            release_after_shutdown(task);
+            // No worker will run it: close its mailbox and release its reference now.
+            discard_after_shutdown(task);
             return;
         }
         self.external.scheduled.fetch_add(1, Ordering::Release);
@@ -310,12 +309,21 @@ impl Scheduler {
         self.dedicated.wake_all()
     }
 
-    /// Drops the tasks left in the queues after the workers have stopped, so that the
-    /// actors they reference (which reference this scheduler) can be freed.
+    /// Discards the tasks left in the queues after the workers have stopped
+    /// ([`discard_after_shutdown`]), so that the actors they reference (which reference
+    /// this scheduler) can be freed, and nothing waits in their mailboxes.
     pub(crate) fn drain_queues(&self) {
-        while !matches!(self.injector.steal(), crossbeam_deque::Steal::Empty) {}
+        loop {
+            match self.injector.steal() {
+                crossbeam_deque::Steal::Success(task) => discard_after_shutdown(task),
+                crossbeam_deque::Steal::Retry => {}
+                crossbeam_deque::Steal::Empty => break,
+            }
+        }
         for stage in self.stages.iter() {
-            while stage.take().is_some() {}
+            while let Some(task) = stage.take() {
+                discard_after_shutdown(task);
+            }
         }
         self.dedicated.drain();
     }
@@ -354,6 +362,18 @@ pub(crate) fn release_after_shutdown(task: Task) {
         drop(next);
     }
     RELEASING.with(|r| *r.borrow_mut() = None);
+}
+
+/// Drops a task no worker will run, its system having shut down: the actor's mailbox is
+/// closed first ([`crate::task::Run::discard`]), so that a request queued in it resolves
+/// (its reply is cancelled) and later sends are refused, then the task is released as
+/// [`release_after_shutdown`] does. Only for a scheduling right (a task taken from a run
+/// queue, or one a push that woke the actor handed over), never for an address's
+/// reference.
+pub(crate) fn discard_after_shutdown(task: Task) {
+    // SAFETY: the caller holds the scheduling right, and the workers have stopped.
+    unsafe { task.discard() };
+    release_after_shutdown(task);
 }
 
 /// Starts the worker threads of `sched`.

@@ -49,6 +49,14 @@ pub(crate) trait Runnable: Send + Sync + 'static {
 
     /// Whether the actor has stopped.
     fn is_stopped(&self) -> bool;
+
+    /// Closes the mailbox of an actor left scheduled when its system shut down (see
+    /// [`crate::task::Run::discard`]).
+    ///
+    /// # Safety
+    /// Only the holder of the actor's scheduling right (this task, in a run queue) may
+    /// call this, once, after the workers have stopped; it then drops the task.
+    unsafe fn discard(&self);
 }
 
 /// A scheduled actor in a run queue.
@@ -222,5 +230,10 @@ impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
 
     fn is_stopped(&self) -> bool {
         self.cell.is_stopped()
+    }
+
+    unsafe fn discard(&self) {
+        // SAFETY: the caller holds the scheduling right, as `Run::discard` requires.
+        unsafe { self.cell.discard() }
     }
 }

@@ -259,7 +259,21 @@ impl Worker {
         }
         bump_by(&stats.running_ns, nanos(since.elapsed()));
         CURRENT.with(|c| c.set(ptr::null()));
-        // Tasks left in the next slot and the queues are dropped with `self`.
+        self.discard_left();
+    }
+
+    /// Discards the tasks left in this worker's next slot and its own queues at shutdown
+    /// ([`super::discard_after_shutdown`]); its stage's inbox is drained with the other
+    /// queues once every worker has stopped.
+    fn discard_left(&self) {
+        let left = self.next.take().into_iter();
+        let local: Vec<Task> = self.local.borrow_mut().drain(..).collect();
+        for task in left
+            .chain(local)
+            .chain(std::iter::from_fn(|| self.queue.pop()))
+        {
+            super::discard_after_shutdown(task);
+        }
     }
 
     /// The dedicated stage loop. Returns at shutdown, or when no actor lives on the stage
@@ -287,6 +301,9 @@ impl Worker {
             self.parking(false);
         }
         CURRENT.with(|c| c.set(ptr::null()));
+        if sched.is_shutdown() {
+            self.discard_left();
+        }
     }
 
     /// Tells an observer whether this worker is parked, so that it does not mistake a
