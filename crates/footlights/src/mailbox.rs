@@ -206,6 +206,19 @@ impl<T> Mailbox<T> {
         Some(value)
     }
 
+    /// Whether no message is linked after the tail: what the next [`Mailbox::pop`] would
+    /// find, without taking it. A push between its swap and its link looks empty too.
+    ///
+    /// # Safety
+    /// Only the single consumer may call this, as for [`Mailbox::pop`].
+    #[inline]
+    pub(crate) unsafe fn is_empty(&self) -> bool {
+        // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
+        let tail = self.tail.with(|t| unsafe { *t });
+        // SAFETY: `tail` is the stub or a node this consumer has not freed yet.
+        unsafe { next_of(tail) }.load(Ordering::Acquire).is_null()
+    }
+
     /// Marks the actor idle if the mailbox is empty. Returns `false` if a push has begun
     /// since the last `pop` returned `None`: the actor must stay scheduled.
     ///
@@ -320,9 +333,12 @@ mod tests {
         assert_eq!(m.push(2), Push::Queued, "second push finds it scheduled");
         // SAFETY: single-threaded test: we are the consumer.
         unsafe {
+            assert!(!m.is_empty());
             assert_eq!(m.pop(), Some(1));
             assert!(!m.mark_idle(), "not empty yet");
+            assert!(!m.is_empty(), "a peek does not take");
             assert_eq!(m.pop(), Some(2));
+            assert!(m.is_empty());
             assert_eq!(m.pop(), None);
             assert!(m.mark_idle());
         }
@@ -437,9 +453,12 @@ mod loom_models {
                 })
                 .collect();
             let mut seen = Vec::new();
-            // One consumer turn: drain what is linked, then try to go idle.
+            // One consumer turn, as the turn's loop takes it: peek, and take what the peek
+            // saw; then try to go idle. A peek that sees a message guarantees the pop.
             // SAFETY: this thread is the only consumer.
-            while let Some(v) = unsafe { m.pop() } {
+            while !unsafe { m.is_empty() } {
+                // SAFETY: as above.
+                let v = unsafe { m.pop() }.expect("a message the peek saw is there to pop");
                 seen.push(v);
             }
             // SAFETY: as above.

@@ -125,9 +125,11 @@ impl<B: Behaviour> ActorCell<B> {
                 Err(end) => return end,
             },
         };
-        // SAFETY (both pops): the only consumer, as in `run_turn`.
-        let mut next = unsafe { self.mailbox.pop() };
-        while let Some(envelope) = next.take() {
+        loop {
+            // SAFETY: the only consumer, as in `run_turn`.
+            let Some(envelope) = (unsafe { self.mailbox.pop() }) else {
+                return TurnEnd::Empty;
+            };
             *taken += 1;
             match envelope {
                 Envelope::Msg(msg) => {
@@ -154,19 +156,23 @@ impl<B: Behaviour> ActorCell<B> {
             if *taken >= batch {
                 return TurnEnd::Yield;
             }
+            // Peeked at, not taken, so that no envelope is held across the loop (whose
+            // drop glue would run on every hop). A push between its swap and its link
+            // looks empty: then marking the actor idle fails, and it stays scheduled.
             // SAFETY: the only consumer, as above.
-            next = unsafe { self.mailbox.pop() };
-            if next.is_some() {
-                worker.turn_goes_on();
-                if self.life.needs_attention() {
-                    // Killed while the turn ran: the envelope taken is not handled.
-                    self.count_dead_letters(next.take().map_or(0, |e| e.counts()));
-                    turn.exit = Exit::Killed;
-                    return TurnEnd::Stop;
-                }
+            if unsafe { self.mailbox.is_empty() } {
+                return TurnEnd::Empty;
+            }
+            worker.turn_goes_on();
+            if self.life.needs_attention() {
+                // Killed while the turn ran: the next envelope is not handled.
+                // SAFETY: the only consumer, as above.
+                let next = unsafe { self.mailbox.pop() };
+                self.count_dead_letters(next.map_or(0, |e| e.counts()));
+                turn.exit = Exit::Killed;
+                return TurnEnd::Stop;
             }
         }
-        TurnEnd::Empty
     }
 
     /// The first turn: enters the actor in its system's census (on the shard of `stage`,
