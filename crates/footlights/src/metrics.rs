@@ -59,6 +59,9 @@ pub(crate) struct WorkerStats {
     pub(crate) searches_failed: AtomicU64,
     /// Other threads this worker unparked.
     pub(crate) wakes: AtomicU64,
+    /// Times the worker parked while other workers' work was in sight, giving a
+    /// ping-pong back to the workers still awake.
+    pub(crate) yields: AtomicU64,
     /// Nanoseconds running (turns and the bookkeeping between them).
     pub(crate) running_ns: AtomicU64,
     /// Nanoseconds searching other queues and spinning.
@@ -89,6 +92,7 @@ impl WorkerStats {
             (&self.searches, &other.searches),
             (&self.searches_failed, &other.searches_failed),
             (&self.wakes, &other.wakes),
+            (&self.yields, &other.yields),
             (&self.running_ns, &other.running_ns),
             (&self.searching_ns, &other.searching_ns),
             (&self.parked_ns, &other.parked_ns),
@@ -139,6 +143,10 @@ pub struct WorkerMetrics {
     pub searches_failed: u64,
     /// Parked threads this worker woke.
     pub wakes: u64,
+    /// Times the worker parked although it could see work in another worker's queue,
+    /// because its last runs were all too short to be worth a core of their own (it then
+    /// left that work to the workers still awake; also counted in `parks`).
+    pub yields: u64,
     /// Time spent running turns (and taking them from its own queues).
     pub running: Duration,
     /// Time spent searching other workers' queues and spinning between looks.
@@ -164,6 +172,7 @@ impl WorkerMetrics {
         self.searches += other.searches;
         self.searches_failed += other.searches_failed;
         self.wakes += other.wakes;
+        self.yields += other.yields;
         self.running += other.running;
         self.searching += other.searching;
         self.parked += other.parked;
@@ -272,6 +281,7 @@ impl WorkerStats {
             searches: get(&self.searches),
             searches_failed: get(&self.searches_failed),
             wakes: get(&self.wakes),
+            yields: get(&self.yields),
             running: Duration::from_nanos(get(&self.running_ns)),
             searching: Duration::from_nanos(get(&self.searching_ns)),
             parked: Duration::from_nanos(get(&self.parked_ns)),
@@ -301,13 +311,13 @@ impl fmt::Display for Metrics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "worker      turns   running  searching     parked    waking  wakes  searches  failed  steals  stolen  pushed out"
+            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out"
         )?;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let mut row = |name: String, w: &WorkerMetrics| {
             writeln!(
                 f,
-                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>11}",
+                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11}",
                 w.turns,
                 ms(w.running),
                 ms(w.searching),
@@ -316,6 +326,7 @@ impl fmt::Display for Metrics {
                 w.wakes,
                 w.searches,
                 w.searches_failed,
+                w.yields,
                 w.steals,
                 w.tasks_stolen,
                 w.tasks_pushed_out,

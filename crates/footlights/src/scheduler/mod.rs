@@ -64,6 +64,7 @@
 
 pub(crate) mod dedicated;
 pub(crate) mod home;
+pub(crate) mod pace;
 pub(crate) mod park;
 pub(crate) mod probe;
 pub(crate) mod quiescence;

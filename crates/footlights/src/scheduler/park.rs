@@ -40,6 +40,21 @@
 //! a worker with a backlog below the threshold runs it itself, so no work is ever left
 //! without a worker.
 //!
+//! # Giving back
+//!
+//! The threshold learns only from a woken worker that runs out of work and finds none.
+//! Once two workers share a chatty group (a hub and its clients), each may keep finding
+//! the group's actors in its own queues, so neither ever runs out, and the two together
+//! can be slower than one. A worker's pace tells ([`super::pace`]); it then *gives its
+//! work back*: it hands what it holds to the injector and parks while other workers' work
+//! is in sight, leaving it to the workers still awake.
+//!
+//! Parking with work in sight is safe only while somebody else will run that work. A
+//! worker may join the sleepers that way only while at least one other worker is not
+//! among them ([`Gate::try_yield`], a compare-and-swap on the same count): of all workers,
+//! the last to park always does so with the look described above, and finds what the
+//! others left.
+//!
 //! The two counts that decide whether a waker wakes anybody, and the fences around them,
 //! are a [`Gate`] of their own, which the loom model at the bottom of this file checks:
 //! a searcher that parks while a waker finds it searching never sleeps on the work.
@@ -50,6 +65,7 @@ use std::time::{Duration, Instant};
 use crossbeam_utils::sync::Unparker;
 use parking_lot::Mutex;
 
+use super::pace::Yardstick;
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::sync::{Ordering, fence};
 
@@ -59,6 +75,8 @@ pub(crate) const SHORT_RUN: Duration = Duration::from_micros(100);
 pub(crate) const LONG_RUN: Duration = Duration::from_millis(1);
 /// The highest the wake threshold goes (tasks in a deque).
 const MAX_WAKE_BACKLOG: usize = 1024;
+/// Set in the wake threshold while backlog wake-ups are held (see [`super::pace`]).
+const HELD: usize = 1 << (usize::BITS - 2);
 
 /// The counts a waker reads: workers parked (or announced) and workers searching.
 pub(crate) struct Gate {
@@ -104,6 +122,25 @@ impl Gate {
         fence(Ordering::SeqCst);
     }
 
+    /// One more worker parked without looking for work afterwards, allowed only while at
+    /// least one of the `workers` stays unparked (so the last one to park looks); `false`
+    /// if that many are parked already.
+    pub(crate) fn try_yield(&self, workers: usize) -> bool {
+        let mut n = self.count.load(Ordering::Relaxed);
+        loop {
+            if n + 1 >= workers {
+                return false;
+            }
+            match self
+                .count
+                .compare_exchange_weak(n, n + 1, Ordering::SeqCst, Ordering::Relaxed)
+            {
+                Ok(_) => return true,
+                Err(now) => n = now,
+            }
+        }
+    }
+
     /// One worker fewer parked.
     pub(crate) fn withdraw(&self) {
         self.count.fetch_sub(1, Ordering::SeqCst);
@@ -122,6 +159,11 @@ impl Gate {
         self.count.load(Ordering::Relaxed) > 0 && self.searching.load(Ordering::SeqCst) == 0
     }
 
+    /// Workers parked or announced (a hint: it may change at once).
+    pub(crate) fn parked(&self) -> usize {
+        self.count.load(Ordering::Relaxed)
+    }
+
     /// After making work visible to one worker: whether anybody is parked at all.
     #[inline]
     pub(crate) fn anyone_parked(&self) -> bool {
@@ -135,8 +177,11 @@ pub(crate) struct Sleepers {
     parked: Mutex<Vec<usize>>,
     /// Workers parked and searching: what wakers read.
     gate: Gate,
-    /// How many tasks a worker's deque must hold before spilling to it wakes a worker.
+    /// How many tasks a worker's deque must hold before spilling to it wakes a worker;
+    /// with [`HELD`] set while wake-ups are held (no deque is that long).
     wake_backlog: AtomicUsize,
+    /// The workers' pace (see [`super::pace`]).
+    yardstick: Yardstick,
     unparkers: Box<[Unparker]>,
 }
 
@@ -146,6 +191,7 @@ impl Sleepers {
             parked: Mutex::new(Vec::with_capacity(unparkers.len())),
             gate: Gate::new(),
             wake_backlog: AtomicUsize::new(1),
+            yardstick: Yardstick::new(),
             unparkers,
         }
     }
@@ -172,6 +218,10 @@ impl Sleepers {
     /// wake threshold (see the module documentation).
     pub(crate) fn woken_worker_ran(&self, ran: Duration) {
         let now = self.wake_backlog();
+        if now & HELD != 0 {
+            // Wake-ups are held for a solo measurement; the pace decides next.
+            return;
+        }
         let next = if ran < SHORT_RUN {
             (now * 2).min(MAX_WAKE_BACKLOG)
         } else if ran > LONG_RUN {
@@ -180,9 +230,53 @@ impl Sleepers {
             now
         };
         if next != now {
-            self.wake_backlog
-                .store(next, std::sync::atomic::Ordering::Relaxed);
+            // Unless wake-ups were held meanwhile.
+            let _ = self.wake_backlog.compare_exchange(
+                now,
+                next,
+                std::sync::atomic::Ordering::Relaxed,
+                std::sync::atomic::Ordering::Relaxed,
+            );
         }
+    }
+
+    /// Workers not parked (a hint, at least 1 as seen from a running worker).
+    pub(crate) fn awake(&self) -> usize {
+        self.unparkers
+            .len()
+            .saturating_sub(self.gate.parked())
+            .max(1)
+    }
+
+    /// The workers' pace.
+    pub(crate) fn yardstick(&self) -> &Yardstick {
+        &self.yardstick
+    }
+
+    /// A worker gives its work back: the wake threshold doubles, and no backlog wakes
+    /// anybody until [`Sleepers::release_wakes`] (see [`super::pace`]).
+    pub(crate) fn hold_wakes(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = self.wake_backlog.fetch_update(Relaxed, Relaxed, |now| {
+            (now & HELD == 0).then(|| (now * 2).min(MAX_WAKE_BACKLOG) | HELD)
+        });
+    }
+
+    /// Backlogs wake sleepers again, at the threshold [`Sleepers::hold_wakes`] set.
+    #[inline]
+    pub(crate) fn release_wakes(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.wake_backlog() & HELD != 0 {
+            self.wake_backlog.fetch_and(!HELD, Relaxed);
+        }
+    }
+
+    /// The awake workers together handle clearly more than one alone: wake sooner.
+    pub(crate) fn company_pays(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = self.wake_backlog.fetch_update(Relaxed, Relaxed, |now| {
+            (now & HELD == 0 && now > 1).then_some(now / 2)
+        });
     }
 
     /// Announces that worker `index` is about to park. The caller must check for work once
@@ -198,6 +292,19 @@ impl Sleepers {
         }
         // Already on the list (a stale entry): the fence the look afterwards relies on.
         crate::sync::fence(Ordering::SeqCst);
+    }
+
+    /// Joins the sleepers without a last look for work, if at least one other worker
+    /// stays awake to find it (see the module documentation, "Giving back");
+    /// `false` if not, and the caller should search and park as usual. The caller holds no
+    /// work of its own, and parks afterwards.
+    pub(crate) fn announce_yield(&self, index: usize) -> bool {
+        let mut parked = self.parked.lock();
+        if parked.contains(&index) || !self.gate.try_yield(self.unparkers.len()) {
+            return false;
+        }
+        parked.push(index);
+        true
     }
 
     /// Withdraws worker `index` from the list, if a waker has not already taken it off.
@@ -314,6 +421,49 @@ mod loom_models {
             let saw = work.load(Ordering::Relaxed);
             let woke = waker.join().unwrap();
             assert!(saw || woke, "the work was left with its only worker asleep");
+        });
+    }
+
+    /// Two workers that both see work they will not take (a ping-pong) and both try to
+    /// give it back: at most one may yield, and the other parks the usual way, announcing
+    /// and looking once more, so it sees the work whatever the interleaving.
+    #[test]
+    fn the_last_worker_awake_never_yields() {
+        loom::model(|| {
+            let gate = Arc::new(Gate::new());
+            let g = Arc::clone(&gate);
+            let other = loom::thread::spawn(move || g.try_yield(2));
+            let here = gate.try_yield(2);
+            let there = other.join().unwrap();
+            assert!(!(here && there), "both workers yielded: nobody looks");
+            if !here {
+                // This one parks the usual way; its last look sees the work.
+                gate.announce();
+            }
+        });
+    }
+
+    /// All three workers of a system try to give back at once: at most two may, so one is
+    /// left to park the usual way, looking for work after it announces itself.
+    #[test]
+    fn yields_always_leave_one_worker_to_look() {
+        loom::model(|| {
+            let gate = Arc::new(Gate::new());
+            let yielders: Vec<_> = (0..2)
+                .map(|_| {
+                    let g = Arc::clone(&gate);
+                    loom::thread::spawn(move || g.try_yield(3))
+                })
+                .collect();
+            let here = gate.try_yield(3);
+            let yielded = yielders
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .filter(|&y| y)
+                .count()
+                + usize::from(here);
+            assert!(yielded <= 2, "{yielded} of 3 workers yielded: nobody looks");
+            assert_eq!(gate.count.load(Ordering::SeqCst), yielded);
         });
     }
 

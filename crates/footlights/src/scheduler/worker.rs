@@ -38,6 +38,15 @@
 //!   ([`crate::auto`]) switches to it (through the stage's flag) only when it sees no hub
 //!   and no spawning.
 //!
+//! A pool worker of several keeps FIFO order the same way while it is *alone for now*:
+//! every other worker is parked, and waking them has been found not to pay (the wake
+//! threshold is above 1, see [`super::park`]). What it schedules then goes to its private
+//! FIFO instead of its deque (no atomic operation per task, and a hub's requests pile up
+//! and are served many a turn, as on one worker), and it publishes the FIFO to its deque
+//! when the FIFO is as long as the wake threshold (it then wakes a sleeper), when another
+//! worker is awake again, or when it gives its work back ([`super::pace`]). So a chatty
+//! group whose second worker sleeps runs as it would on one worker.
+//!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
 //! retire when no actor lives on it any more ([`super::dedicated`]).
 //!
@@ -60,6 +69,7 @@ use std::time::Instant;
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
 
+use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
@@ -77,6 +87,9 @@ const INJECTOR_EVERY: u32 = 61;
 /// Every this many picks, a worker that keeps FIFO order moves what other threads
 /// scheduled to the back of its queue.
 const ABSORB_EVERY: u32 = 8;
+/// Every this many picks, a pool worker of several counts a tick of its pace (see
+/// [`super::pace`]).
+const PACE_EVERY: u32 = 64;
 /// Search rounds before parking; round `i` spins `2^i` pauses first. Only a searcher
 /// spins (at most half the workers, see [`super::park`]); the others look once and park.
 const SEARCH_ROUNDS: u32 = 10;
@@ -128,6 +141,12 @@ pub(crate) struct Worker {
     inline_depth: Cell<u32>,
     /// Which turns an observer records, and its recorder.
     sampler: Sampler,
+    /// Whether this worker should keep a pace (a pool worker under work stealing with
+    /// others to share with), and the pace.
+    paced: bool,
+    pace: Pace,
+    /// Set when the pace said to give the work back (`next_task` then returns nothing).
+    give_back_due: Cell<bool>,
 }
 
 impl Worker {
@@ -182,6 +201,9 @@ impl Worker {
             rng: XorShift::new(0x2545_F491_4F6C_DD1D ^ pool_index.map_or(0, |i| i as u64 + 1)),
             inline_depth: Cell::new(0),
             sampler,
+            paced: steal_pool && !solo,
+            pace: Pace::new(),
+            give_back_due: Cell::new(false),
         }
     }
 
@@ -226,6 +248,18 @@ impl Worker {
             }
             let searching = Instant::now();
             bump_by(&stats.running_ns, nanos(searching - since));
+            if self.give_back_due.replace(false) {
+                // The pace said so (see `super::pace`); this worker may still hold work.
+                since = if self.give_back() {
+                    let woke = Instant::now();
+                    bump_by(&stats.parked_ns, nanos(woke - searching));
+                    woken = Some(woke);
+                    woke
+                } else {
+                    searching
+                };
+                continue;
+            }
             bump(&stats.searches);
             let found = if sched.sleepers.begin_search() {
                 let found = self.search();
@@ -377,9 +411,66 @@ impl Worker {
     #[inline]
     fn hand_off(&self, task: Task, pinned: bool) {
         if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
-            self.local.borrow_mut().push_back(task);
+            self.queue_privately(task);
         } else {
             self.set_next(task, pinned);
+        }
+    }
+
+    /// Queues `task` at the back of the private FIFO (FIFO order). A worker that is alone
+    /// only for now publishes the FIFO to its deque and wakes a sleeper once the FIFO is
+    /// as long as the wake threshold (see the module documentation).
+    #[inline]
+    fn queue_privately(&self, task: Task) {
+        let mut local = self.local.borrow_mut();
+        local.push_back(task);
+        if self.paced && local.len() >= self.sched.sleepers.wake_backlog() {
+            drop(local);
+            self.publish();
+            self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+        }
+    }
+
+    /// Leaves FIFO order (this worker is no longer alone, or is about to wake somebody):
+    /// the pool tasks in its private FIFO move to its deque, in order, where others can
+    /// steal them; tasks pinned to this stage stay.
+    #[cold]
+    fn publish(&self) {
+        self.fifo.set(false);
+        let mut local = self.local.borrow_mut();
+        let here = self.pool_index;
+        let mut pinned = VecDeque::new();
+        for task in local.drain(..) {
+            if matches!(task.home().target(), Site::Stage(k) if Some(k) == here) {
+                pinned.push_back(task);
+            } else {
+                self.queue.push(task);
+            }
+        }
+        *local = pinned;
+    }
+
+    /// A pool worker of several looks whether every other worker is parked (every
+    /// [`ABSORB_EVERY`] picks). Alone, it keeps FIFO order in its private FIFO, as a lone
+    /// worker does (no atomic operation per task, and a hub's requests pile up and are
+    /// served many a turn); when somebody else is awake again, it publishes the FIFO.
+    fn refresh_alone(&self) {
+        // Only once waking has been found not to pay (the threshold is above 1): else the
+        // first task queued would publish the FIFO again at once.
+        let sleepers = &self.sched.sleepers;
+        let alone = sleepers.awake() == 1 && sleepers.wake_backlog() > 1;
+        if alone == self.fifo.get() {
+            return;
+        }
+        if alone {
+            // What waits in the deque goes behind the next slot, in order.
+            let mut local = self.local.borrow_mut();
+            while let Some(task) = self.queue.pop() {
+                local.push_back(task);
+            }
+            self.fifo.set(true);
+        } else {
+            self.publish();
         }
     }
 
@@ -501,6 +592,7 @@ impl Worker {
         match (self.kind, self.pool_index) {
             (SchedulerKind::Steal, Some(_)) if fresh => self.hand_off(task, self.solo),
             (SchedulerKind::Steal, Some(_)) if self.solo => self.local.borrow_mut().push_back(task),
+            (SchedulerKind::Steal, Some(_)) if self.keeps_fifo() => self.queue_privately(task),
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if (self.queue.len() > 1 || self.has_next()) && self.backlog_wakes() {
@@ -557,6 +649,15 @@ impl Worker {
         if picks % ABSORB_EVERY == 0 {
             if self.solo {
                 self.refresh_order();
+            } else if self.paced {
+                if picks % PACE_EVERY == 0
+                    && self.pace.tick(&self.stats().handled, &self.sched.sleepers)
+                        == Verdict::GiveBack
+                {
+                    self.give_back_due.set(true);
+                    return None;
+                }
+                self.refresh_alone();
             }
             if self.kind == SchedulerKind::Stages || self.keeps_fifo() {
                 self.absorb_external();
@@ -567,6 +668,8 @@ impl Worker {
             let next = self.next.take();
             return next
                 .or_else(|| self.local.borrow_mut().pop_front())
+                // Empty but for a steal's batch (two loads to find it empty).
+                .or_else(|| self.queue.pop())
                 .or_else(|| self.stage.take())
                 .or_else(|| self.take_injected());
         }
@@ -747,6 +850,8 @@ impl Worker {
             sched.sleepers.cancel(index);
             return false;
         }
+        // Nobody is left to measure a pace alone while this worker sleeps.
+        sched.sleepers.release_wakes();
         sched.quiescence.worker_idle();
         bump(&self.stats().parks);
         self.parking(true);
@@ -755,7 +860,58 @@ impl Worker {
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         sched.sleepers.cancel(index);
+        self.restart_pace();
         true
+    }
+
+    /// Gives this worker's work back and parks, because its pace said that the awake
+    /// workers together are not faster than one alone (see [`super::pace`]); `true` if it
+    /// parked. What it holds goes to the injector first, where the workers still awake
+    /// look at least every 61 picks, and backlog wake-ups are held until one of them has
+    /// measured its pace alone. It does not park if it holds pinned work, or if nobody
+    /// else is awake (see [`super::park`], "Giving back").
+    fn give_back(&self) -> bool {
+        let sched = &self.sched;
+        let index = self.pool_index.expect("only pool workers park here");
+        if self.solo {
+            return false;
+        }
+        if self.keeps_fifo() {
+            self.publish();
+        }
+        if let Some(task) = self.next.take() {
+            if self.next_pinned.get() {
+                self.local.borrow_mut().push_back(task);
+            } else {
+                self.queue.push(task);
+            }
+        }
+        if !self.local.borrow().is_empty()
+            || !self.stage.inbox.is_empty()
+            || !sched.sleepers.announce_yield(index)
+        {
+            return false;
+        }
+        sched.sleepers.hold_wakes();
+        while let Some(task) = self.queue.pop() {
+            sched.injector.push(task);
+        }
+        bump(&self.stats().yields);
+        bump(&self.stats().parks);
+        self.parking(true);
+        self.parker.park();
+        self.parking(false);
+        sched.sleepers.cancel(index);
+        self.restart_pace();
+        true
+    }
+
+    /// Starts a new pace epoch (after parking).
+    fn restart_pace(&self) {
+        if self.paced {
+            let handled = self.stats().handled.load(Ordering::Relaxed);
+            self.pace.restart(handled, self.sched.sleepers.awake());
+        }
     }
 
     /// Counts `n` messages handled in the turn just run.

@@ -1,0 +1,124 @@
+//! A chatty group on several workers (issue 15, point 2): a hub and its clients, which a
+//! worker may run alone in FIFO order while the others sleep, and which a worker whose
+//! pace says the company does not pay gives back before it parks. Whatever the
+//! scheduler decides, every request is answered, nothing is left queued, and a worker
+//! that gave its work back counted it as a park. Nothing here depends on timing.
+
+use std::time::Duration;
+
+use footlights::{Actor, Addr, Context, ReplyTo, System, reply};
+
+/// Generous: only a guard against a hang.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Answers every request at once (chameneos's meeting place, reduced to its traffic).
+struct Hub;
+
+struct Ask(Addr<Client>);
+
+impl Actor for Hub {
+    type Msg = Ask;
+    fn handle(&mut self, _: &mut Context<Self>, Ask(client): Ask) {
+        let _ = client.send(ClientMsg::Answer);
+    }
+}
+
+/// Asks the hub again each time it is answered, `left` times, then reports.
+struct Client {
+    hub: Addr<Hub>,
+    left: u64,
+    answered: u64,
+    done: Option<ReplyTo<u64>>,
+}
+
+enum ClientMsg {
+    Go(Addr<Client>, ReplyTo<u64>),
+    Answer,
+}
+
+impl Actor for Client {
+    type Msg = ClientMsg;
+    fn handle(&mut self, ctx: &mut Context<Self>, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Go(me, done) => {
+                self.done = Some(done);
+                let _ = self.hub.send(Ask(me));
+            }
+            ClientMsg::Answer => {
+                self.answered += 1;
+                self.left -= 1;
+                if self.left == 0 {
+                    if let Some(done) = self.done.take() {
+                        let _ = done.send(self.answered);
+                    }
+                    ctx.stop();
+                } else {
+                    let _ = self.hub.send(Ask(ctx.addr()));
+                }
+            }
+        }
+    }
+}
+
+/// Runs `clients` clients of one hub, `asks` requests each, on `threads` workers; returns
+/// the system to look at.
+fn hub_and_clients(threads: usize, clients: usize, asks: u64) -> System {
+    let system = System::builder().threads(threads).build().unwrap();
+    let hub = system.spawn(Hub);
+    let mut replies = Vec::new();
+    for _ in 0..clients {
+        let client = system.spawn(Client {
+            hub: hub.clone(),
+            left: asks,
+            answered: 0,
+            done: None,
+        });
+        let (done, answered) = reply::pair();
+        client.send(ClientMsg::Go(client.clone(), done)).unwrap();
+        replies.push(answered);
+    }
+    for answered in replies {
+        let n = answered
+            .wait_timeout(PATIENCE)
+            .expect("a client was answered")
+            .unwrap();
+        assert_eq!(n, asks, "every request is answered once");
+    }
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    system
+}
+
+#[test]
+fn a_hub_and_its_clients_finish_on_two_workers() {
+    let system = hub_and_clients(2, 70, 4_000);
+    let m = system.metrics();
+    assert_eq!(m.messages_pending(), 0);
+    for w in &m.workers {
+        assert!(w.yields <= w.parks, "a give-back is a park: {w:?}");
+    }
+    system.shutdown();
+}
+
+#[test]
+fn a_hub_and_its_clients_finish_on_more_workers_than_cores() {
+    for threads in [3, 8] {
+        let system = hub_and_clients(threads, 40, 2_000);
+        let m = system.metrics();
+        assert_eq!(m.messages_pending(), 0);
+        for w in &m.workers {
+            assert!(w.yields <= w.parks, "a give-back is a park: {w:?}");
+        }
+        system.shutdown();
+    }
+}
+
+#[test]
+fn repeated_short_programs_on_two_workers_never_strand_work() {
+    // Many small runs: each starts with a fresh pace (no solo rate yet), so the workers
+    // go through waking, parking and FIFO order many times over.
+    for _ in 0..50 {
+        let system = hub_and_clients(2, 8, 300);
+        assert_eq!(system.metrics().messages_pending(), 0);
+        system.shutdown();
+    }
+}
