@@ -26,9 +26,9 @@
 //!   [`MIN_MESSAGES`] messages: long computations) decides nothing.
 //!
 //! Until a solo rate is known (no worker has yet been alone for a whole epoch), nothing
-//! is decided. Making one worker sleep to measure the other was tried (a *probe*, backing
-//! off from every millisecond): it cost trees of spawns (skynet, spreading) a core for
-//! each probe, and more than it saved.
+//! is decided. Making one worker sleep to measure the other was tried (a *probe*, once per
+//! system or backing off from every millisecond): it cost trees of spawns (skynet,
+//! spreading) a core for each probe, more than it saved (`docs/performance.md`).
 //!
 //! While a worker that gave its work back is asleep, the worker left awake would normally
 //! wake it again as soon as its deque holds as many tasks as the wake threshold, before it
