@@ -88,9 +88,8 @@ fn hub_and_clients(threads: usize, clients: usize, asks: u64) -> System {
     system
 }
 
-#[test]
-fn a_hub_and_its_clients_finish_on_two_workers() {
-    let system = hub_and_clients(2, 70, 4_000);
+/// Nothing is left pending, and every give-back was counted as a park.
+fn settled(system: System) {
     let m = system.metrics();
     assert_eq!(m.messages_pending(), 0);
     for w in &m.workers {
@@ -100,15 +99,14 @@ fn a_hub_and_its_clients_finish_on_two_workers() {
 }
 
 #[test]
+fn a_hub_and_its_clients_finish_on_two_workers() {
+    settled(hub_and_clients(2, 70, 4_000));
+}
+
+#[test]
 fn a_hub_and_its_clients_finish_on_more_workers_than_cores() {
     for threads in [3, 8] {
-        let system = hub_and_clients(threads, 40, 2_000);
-        let m = system.metrics();
-        assert_eq!(m.messages_pending(), 0);
-        for w in &m.workers {
-            assert!(w.yields <= w.parks, "a give-back is a park: {w:?}");
-        }
-        system.shutdown();
+        settled(hub_and_clients(threads, 40, 2_000));
     }
 }
 
@@ -117,8 +115,6 @@ fn repeated_short_programs_on_two_workers_never_strand_work() {
     // Many small runs: each starts with a fresh pace (no solo rate yet), so the workers
     // go through waking, parking and FIFO order many times over.
     for _ in 0..50 {
-        let system = hub_and_clients(2, 8, 300);
-        assert_eq!(system.metrics().messages_pending(), 0);
-        system.shutdown();
+        settled(hub_and_clients(2, 8, 300));
     }
 }

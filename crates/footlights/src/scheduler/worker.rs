@@ -853,15 +853,21 @@ impl Worker {
         // Nobody is left to measure a pace alone while this worker sleeps.
         sched.sleepers.release_wakes();
         sched.quiescence.worker_idle();
+        self.sleep(index);
+        true
+    }
+
+    /// Sleeps until woken, as worker `index` of the sleepers' list (which it has joined),
+    /// then starts a new pace epoch.
+    fn sleep(&self, index: usize) {
         bump(&self.stats().parks);
         self.parking(true);
         self.parker.park();
         self.parking(false);
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
-        sched.sleepers.cancel(index);
+        self.sched.sleepers.cancel(index);
         self.restart_pace();
-        true
     }
 
     /// Gives this worker's work back and parks, because its pace said that the awake
@@ -897,12 +903,7 @@ impl Worker {
             sched.injector.push(task);
         }
         bump(&self.stats().yields);
-        bump(&self.stats().parks);
-        self.parking(true);
-        self.parker.park();
-        self.parking(false);
-        sched.sleepers.cancel(index);
-        self.restart_pace();
+        self.sleep(index);
         true
     }
 
