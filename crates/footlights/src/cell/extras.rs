@@ -1,16 +1,20 @@
 //! What an actor keeps only once it uses a feature that needs it.
 //!
-//! Most actors have an unbounded mailbox, never wait on a full one and run no future, so
-//! the state those features need lives in one box behind one pointer of the cell, null
-//! for every other actor: such an actor pays one word for all of them. (Sends and turns learn that an
-//! actor's mailbox is bounded from a bit of its lifecycle word, which they read anyway,
-//! not from this pointer.)
+//! Most actors have an unbounded mailbox, never wait on a full one, run no future and
+//! are neither watched nor supervised, so the state those features need lives in one box
+//! behind one pointer of the cell, null for every other actor: such an actor pays one
+//! word for all of them. (Sends and turns learn that an actor's mailbox is bounded from a
+//! bit of its lifecycle word, which they read anyway, not from this pointer.)
 //!
 //! * The box is made at spawn for an actor with a bounded mailbox (it holds the mailbox's
-//!   [`Capacity`], which senders read), and otherwise by the actor's consumer the first
-//!   time it needs it, which publishes it with a release store. The pointer changes once
-//!   at most, from null, and the box lives as long as the cell, so a sender that loaded
-//!   a non-null pointer may read the capacity through it.
+//!   [`Capacity`], which senders read), and otherwise the first time something needs it:
+//!   the actor's consumer (muting, futures) or any thread that ties to the actor (a
+//!   monitor, a link, a restart: [`super::ties`]). Whoever makes it publishes it with a
+//!   compare-and-swap from null, and drops its own box if another got there first. The
+//!   pointer changes once at most, and the box lives as long as the cell, so whoever
+//!   loaded a non-null pointer may use the box through it.
+//! * The ties ([`Ties`]) are behind their own lock, for any thread. Their pointer is read
+//!   and set sequentially consistently (the ties module says why).
 //! * The rest ([`Own`]) is the consumer's alone, like the actor's state: only the worker
 //!   running or ending the actor's turn touches it, never across a call into a hook, so
 //!   no two references to it exist at once.
@@ -21,15 +25,29 @@ use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
+use super::ties::Ties;
 use super::{ActorCell, Behaviour};
 use crate::mailbox::capacity::Capacity;
 
-/// An actor's occasional state; see the module documentation.
-pub(crate) struct Extras {
+/// An actor's occasional state, for an actor whose messages are `M` and whose state is
+/// `S`; see the module documentation.
+pub(crate) struct Extras<M, S> {
     /// A bounded mailbox's count; set at spawn, read by senders.
     capacity: Option<Arc<Capacity>>,
     /// The consumer's part.
     own: UnsafeCell<Own>,
+    /// Its monitors, links and restart.
+    ties: Ties<M, S>,
+}
+
+impl<M, S> Extras<M, S> {
+    fn boxed(capacity: Option<Arc<Capacity>>) -> *mut Extras<M, S> {
+        Box::into_raw(Box::new(Extras {
+            capacity,
+            own: UnsafeCell::new(Own::default()),
+            ties: Ties::new(),
+        }))
+    }
 }
 
 /// The part of an actor's occasional state only its consumer touches.
@@ -43,29 +61,68 @@ pub(crate) struct Own {
 }
 
 /// The cell's pointer to its [`Extras`]: null until needed.
-pub(crate) struct ExtrasPtr(AtomicPtr<Extras>);
+pub(crate) struct ExtrasPtr<M, S>(AtomicPtr<Extras<M, S>>);
 
-impl ExtrasPtr {
+impl<M, S> ExtrasPtr<M, S> {
     /// The pointer for a new cell: a box with a capacity of `limit` messages if the
     /// mailbox is bounded, else null.
-    pub(crate) fn new(limit: Option<usize>) -> ExtrasPtr {
-        let extras = limit.map_or(ptr::null_mut(), |limit| {
-            Box::into_raw(Box::new(Extras {
-                capacity: Some(Arc::new(Capacity::new(limit))),
-                own: UnsafeCell::new(Own::default()),
-            }))
-        });
+    #[inline]
+    pub(crate) fn new(limit: Option<usize>) -> ExtrasPtr<M, S> {
+        let extras = match limit {
+            None => ptr::null_mut(),
+            Some(limit) => Extras::boxed(Some(Arc::new(Capacity::new(limit)))),
+        };
         ExtrasPtr(AtomicPtr::new(extras))
     }
 
-    fn get(&self) -> Option<&Extras> {
+    /// The box, if there is one, loaded with `order`.
+    #[inline]
+    pub(super) fn get(&self, order: Ordering) -> Option<&Extras<M, S>> {
         // SAFETY: a non-null pointer is a box that lives as long as `self` (see the module
-        // documentation), and only its `own` part is ever written.
-        unsafe { self.0.load(Ordering::Acquire).as_ref() }
+        // documentation); its `own` part is the consumer's, its ties behind a lock.
+        unsafe { self.0.load(order).as_ref() }
+    }
+
+    /// The box, made now if there is none.
+    #[cold]
+    #[inline(never)]
+    fn make(&self) -> &Extras<M, S> {
+        let fresh = Extras::boxed(None);
+        let made = match self.0.compare_exchange(
+            ptr::null_mut(),
+            fresh,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
+            Ok(_) => fresh,
+            Err(theirs) => {
+                // SAFETY: ours was never shared.
+                drop(unsafe { Box::from_raw(fresh) });
+                theirs
+            }
+        };
+        // SAFETY: published (by us or another), it lives as long as `self`.
+        unsafe { &*made }
+    }
+
+    /// The box, made the first time; sequentially consistent (see the module
+    /// documentation).
+    pub(super) fn get_or_make(&self) -> &Extras<M, S> {
+        match self.get(Ordering::SeqCst) {
+            Some(extras) => extras,
+            None => self.make(),
+        }
     }
 }
 
-impl Drop for ExtrasPtr {
+impl<M, S> Extras<M, S> {
+    /// The actor's ties.
+    pub(super) fn ties(&self) -> &Ties<M, S> {
+        &self.ties
+    }
+}
+
+impl<M, S> Drop for ExtrasPtr<M, S> {
     fn drop(&mut self) {
         let extras = *self.0.get_mut();
         if !extras.is_null() {
@@ -80,12 +137,16 @@ impl<B: Behaviour> ActorCell<B> {
     /// The bounded mailbox's capacity, if the actor was spawned with one.
     #[inline]
     pub(crate) fn capacity(&self) -> Option<&Capacity> {
-        self.extras.get().and_then(|e| e.capacity.as_deref())
+        self.extras
+            .get(Ordering::Acquire)
+            .and_then(|e| e.capacity.as_deref())
     }
 
     /// The bounded mailbox's capacity, shared, if the actor was spawned with one.
     pub(crate) fn capacity_shared(&self) -> Option<Arc<Capacity>> {
-        self.extras.get().and_then(|e| e.capacity.clone())
+        self.extras
+            .get(Ordering::Acquire)
+            .and_then(|e| e.capacity.clone())
     }
 
     /// The consumer's part of the actor's occasional state, made the first time.
@@ -95,19 +156,7 @@ impl<B: Behaviour> ActorCell<B> {
     /// by [`ActorCell::own_extras_if_any`] may be alive.
     #[allow(clippy::mut_from_ref)] // the consumer's exclusive access, as for the state
     pub(crate) unsafe fn own_extras(&self) -> &mut Own {
-        let extras = match self.extras.get() {
-            Some(extras) => extras,
-            None => {
-                let made = Box::into_raw(Box::new(Extras {
-                    capacity: None,
-                    own: UnsafeCell::new(Own::default()),
-                }));
-                // Only the consumer sets the pointer, and it was null.
-                self.extras.0.store(made, Ordering::Release);
-                // SAFETY: just made, and it lives as long as the cell.
-                unsafe { &*made }
-            }
-        };
+        let extras = self.extras.get_or_make();
         // SAFETY: the caller is the consumer and holds no other reference into `own`.
         unsafe { &mut *extras.own.get() }
     }
@@ -119,6 +168,8 @@ impl<B: Behaviour> ActorCell<B> {
     #[allow(clippy::mut_from_ref)]
     pub(crate) unsafe fn own_extras_if_any(&self) -> Option<&mut Own> {
         // SAFETY: as above.
-        self.extras.get().map(|e| unsafe { &mut *e.own.get() })
+        self.extras
+            .get(Ordering::Acquire)
+            .map(|e| unsafe { &mut *e.own.get() })
     }
 }

@@ -69,7 +69,6 @@ pub use exit::{ActorId, Down, ExitReason};
 use extras::ExtrasPtr;
 use lifecycle::{KILLED, Life, Phase, STOPPED, STOPPING};
 pub use stop::PanicReport;
-use ties::TiesPtr;
 
 /// What the mailbox of a cell running `B` carries.
 pub(crate) type Letter<B> = Envelope<<B as Behaviour>::Msg, <B as Behaviour>::Call>;
@@ -89,11 +88,9 @@ pub(crate) struct ActorCell<B: Behaviour> {
     /// Where it sits in its system's census: a `Seat`'s slot, written once by the first
     /// turn (null before, or if it never ran).
     seat: AtomicPtr<()>,
-    /// What the actor keeps only once it needs it, a bounded mailbox's capacity among
-    /// it ([`extras`]); null for most actors.
-    extras: ExtrasPtr,
-    /// Its monitors and links, allocated on first use ([`ties`]).
-    ties: TiesPtr<B::Msg, B>,
+    /// What the actor keeps only once it needs it: a bounded mailbox's capacity, its
+    /// monitors and links ([`ties`]) among it ([`extras`]); null for most actors.
+    extras: ExtrasPtr<B::Msg, B>,
     env: B::Env,
 }
 
@@ -127,7 +124,6 @@ impl<B: Behaviour> ActorCell<B> {
             exit: UnsafeCell::new(Exit::Normal),
             seat: AtomicPtr::new(std::ptr::null_mut()),
             extras: ExtrasPtr::new(capacity),
-            ties: TiesPtr::new(),
             env,
         }
     }

@@ -15,10 +15,10 @@
 //!
 //! # Out of line
 //!
-//! Most actors never use any of this, so the ties live in a box the cell allocates the
-//! first time something ties to it (a compare-and-swap of one pointer, which stays null
-//! otherwise): an actor that is never watched pays for one pointer and one load when it
-//! stops. A stop for a reason that needs words (a panic's message, or the reason a link
+//! Most actors never use any of this, so the ties live in the box of occasional state
+//! ([`super::extras`]) that the cell allocates the first time something needs it (a
+//! compare-and-swap of one pointer, which stays null otherwise): an actor that is never
+//! watched pays for no pointer of its own, and one load when it stops. A stop for a reason that needs words (a panic's message, or the reason a link
 //! passed on with a kill) allocates the box too, so that a monitor set on the actor
 //! later still learns it.
 //!
@@ -35,11 +35,12 @@
 //! the watcher is either added before the stop takes the list, or told at once.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 
 use super::exit::{ActorId, Down, Exit, ExitReason};
+use super::extras::Extras;
 use super::{ActorCell, Behaviour};
 
 /// Tells a watcher that the actor stopped, and why.
@@ -113,7 +114,7 @@ impl<M, S> Inner<M, S> {
 }
 
 impl<M, S> Ties<M, S> {
-    fn new() -> Ties<M, S> {
+    pub(super) fn new() -> Ties<M, S> {
         Ties {
             inner: Mutex::new(Inner {
                 watchers: Vec::new(),
@@ -128,56 +129,18 @@ impl<M, S> Ties<M, S> {
     }
 }
 
-/// The pointer to an actor's ties, null until first used; see the module documentation.
-pub(crate) struct TiesPtr<M, S>(AtomicPtr<Ties<M, S>>);
-
-impl<M, S> TiesPtr<M, S> {
-    pub(crate) fn new() -> TiesPtr<M, S> {
-        TiesPtr(AtomicPtr::new(std::ptr::null_mut()))
-    }
-}
-
-impl<M, S> Drop for TiesPtr<M, S> {
-    fn drop(&mut self) {
-        let p = *self.0.get_mut();
-        if !p.is_null() {
-            // SAFETY: a non-null pointer came from `Box::into_raw` in `ActorCell::ties`,
-            // and `&mut self` means nobody else holds it.
-            drop(unsafe { Box::from_raw(p) });
-        }
-    }
-}
-
 impl<B: Behaviour> ActorCell<B> {
-    /// The actor's ties, if it has any.
+    /// The actor's ties, if it has any (if its box of occasional state was made).
+    #[inline]
     pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg, B>> {
         // SeqCst: see the module documentation.
-        let p = self.ties.0.load(Ordering::SeqCst);
-        // SAFETY: a non-null pointer is a box that lives as long as the cell.
-        unsafe { p.as_ref() }
+        self.extras.get(Ordering::SeqCst).map(Extras::ties)
     }
 
-    /// The actor's ties, allocated the first time.
+    /// The actor's ties, made the first time (with the box of occasional state they live
+    /// in, [`super::extras`]).
     pub(crate) fn ties(&self) -> &Ties<B::Msg, B> {
-        if let Some(ties) = self.ties_if_any() {
-            return ties;
-        }
-        let fresh = Box::into_raw(Box::new(Ties::new()));
-        let p = match self.ties.0.compare_exchange(
-            std::ptr::null_mut(),
-            fresh,
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        ) {
-            Ok(_) => fresh,
-            Err(theirs) => {
-                // SAFETY: ours was never shared.
-                drop(unsafe { Box::from_raw(fresh) });
-                theirs
-            }
-        };
-        // SAFETY: as for `ties_if_any`.
-        unsafe { &*p }
+        self.extras.get_or_make().ties()
     }
 
     /// Adds a watcher. If the actor has stopped, gives it back with the reason instead:
