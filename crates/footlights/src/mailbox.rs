@@ -161,7 +161,7 @@ impl<T> Mailbox<T> {
     }
 
     /// Enqueues `value`, and says what the push found: see [`Push`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&self, value: T) -> Push {
         let node = Box::into_raw(Box::new(Node {
             next: AtomicPtr::new(ptr::null_mut()),

@@ -177,14 +177,18 @@ pub(crate) unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
 
 /// Delivers `letter` to the actor of `node` unless it has stopped or its system has shut
 /// down (then the letter comes back), and schedules the actor if the push woke it.
-#[inline]
+#[inline(always)]
 pub(crate) fn deliver<B: Bound>(node: &Arc<Node<B>>, letter: Letter<B>) -> Result<(), Letter<B>> {
-    send_with(
-        node,
-        letter,
-        |l| l,
-        |cell, l| cell.deliver(l).map(|woke| (woke, ())),
-    )
+    // `send_with`'s steps, written out so that no `(bool, _)` shares the letter's memory
+    // (see `Woke`).
+    let sched = &node.cell().env().sched;
+    if sched.is_shutdown() {
+        return Err(letter);
+    }
+    let woke = node.cell().deliver(letter)?;
+    // SAFETY: `woke` is what the push said.
+    unsafe { node.sent(sched, woke.yes()) };
+    Ok(())
 }
 
 /// Delivers `msg` as [`deliver`] does, unless the actor's bounded mailbox is full.

@@ -94,6 +94,32 @@ pub(crate) struct ActorCell<B: Behaviour> {
     env: B::Env,
 }
 
+/// Whether a push found the actor idle (the sender must schedule it), as
+/// [`ActorCell::deliver`] returns it.
+///
+/// A whole word, not a `bool`, on purpose: `Result<Woke, Letter<B>>` keeps the flag inside
+/// the letter's bytes (in the niche of the letter's first word, the flag in the second). A
+/// one-byte flag there makes the compiler split every copy of the letter at an odd offset:
+/// the 15 bytes after the flag move as two overlapping 8-byte halves, and a load that
+/// spans two such stores cannot be forwarded from the store buffer, so it waits for them
+/// to reach the cache, on every send (see docs/performance.md, issue 15 point 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub(crate) enum Woke {
+    /// The actor was already scheduled.
+    No,
+    /// The actor was idle: the caller holds the right, and the duty, to schedule it.
+    Yes,
+}
+
+impl Woke {
+    /// Whether the push woke the actor.
+    #[inline]
+    pub(crate) fn yes(self) -> bool {
+        self == Woke::Yes
+    }
+}
+
 /// Why a message was refused.
 pub(crate) enum Refused<M> {
     /// The bounded mailbox is full.
@@ -170,8 +196,8 @@ impl<B: Behaviour> ActorCell<B> {
     /// reference). `Ok(false)` if it was scheduled already. `Err` gives the letter back: the
     /// actor has stopped, or stopped while the letter was on its way (the mailbox was
     /// closed). A message to a bounded mailbox is counted, past the capacity if it is full.
-    #[inline]
-    pub(crate) fn deliver(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
+    #[inline(always)]
+    pub(crate) fn deliver(&self, letter: Letter<B>) -> Result<Woke, Letter<B>> {
         // One load and one test for both, as a refusal alone cost before.
         if self.life.refuses_or_bounded() {
             return self.deliver_refused_or_counted(letter);
@@ -184,7 +210,7 @@ impl<B: Behaviour> ActorCell<B> {
     /// capacity module). Kept out of the common path.
     #[cold]
     #[inline(never)]
-    fn deliver_refused_or_counted(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
+    fn deliver_refused_or_counted(&self, letter: Letter<B>) -> Result<Woke, Letter<B>> {
         if self.life.refuses() {
             return Err(letter);
         }
@@ -203,12 +229,14 @@ impl<B: Behaviour> ActorCell<B> {
         let Some(capacity) = self.capacity() else {
             return self
                 .push(Envelope::Msg(msg))
+                .map(Woke::yes)
                 .map_err(|letter| Refused::Stopped(unwrap_msg(letter)));
         };
         if !capacity.try_acquire() {
             return Err(Refused::Full(msg));
         }
         self.push(Envelope::Msg(msg))
+            .map(Woke::yes)
             .map_err(|letter| Refused::Stopped(unwrap_msg(letter)))
     }
 
@@ -224,22 +252,22 @@ impl<B: Behaviour> ActorCell<B> {
         let Some(capacity) = self.capacity() else {
             return self
                 .push(Envelope::Msg(msg))
-                .map(|woke| (woke, None))
+                .map(|woke| (woke.yes(), None))
                 .map_err(unwrap_msg);
         };
         // Counted before the push, so that the turn never uncounts a message not yet
         // counted (see the capacity module).
         let full = capacity.acquire_past();
-        let woke = self.push(Envelope::Msg(msg)).map_err(unwrap_msg)?;
+        let woke = self.push(Envelope::Msg(msg)).map_err(unwrap_msg)?.yes();
         Ok((woke, full.then(|| self.capacity_shared()).flatten()))
     }
 
     /// Pushes `letter` whatever the lifecycle flags say; as [`ActorCell::deliver`].
-    #[inline]
-    fn push(&self, letter: Letter<B>) -> Result<bool, Letter<B>> {
+    #[inline(always)]
+    fn push(&self, letter: Letter<B>) -> Result<Woke, Letter<B>> {
         match self.mailbox.push(letter) {
-            Push::Queued => Ok(false),
-            Push::Woke => Ok(true),
+            Push::Queued => Ok(Woke::No),
+            Push::Woke => Ok(Woke::Yes),
             Push::Closed => Err(self.take_back()),
         }
     }
@@ -248,7 +276,7 @@ impl<B: Behaviour> ActorCell<B> {
     /// caller must schedule it, as for [`ActorCell::deliver`]. A signal to a stopped actor
     /// is dropped.
     fn push_signal(&self, signal: Signal) -> bool {
-        self.push(Envelope::Signal(signal)).unwrap_or(false)
+        self.push(Envelope::Signal(signal)).is_ok_and(Woke::yes)
     }
 
     /// Asks the actor to stop after the messages already sent ([`crate::Addr::stop`]):
