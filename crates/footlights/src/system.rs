@@ -446,8 +446,9 @@ impl System {
     /// 2. The system waits until it is quiescent, and then until every killed actor has
     ///    stopped (one woken by a thread outside the runtime, that has yet to schedule it,
     ///    is not work that quiescence sees). Actors that started meanwhile (spawned just
-    ///    before, or by a `stopped` hook) are found by the next sweep; the sweeps end when
-    ///    no actor is left.
+    ///    before, or by a `stopped` hook) are found by the next sweep, which comes after
+    ///    a while even if the system is not quiescent yet (such an actor may keep it
+    ///    busy); the sweeps end when no actor is left.
     /// 3. The workers, dedicated stages and placement controller stop. An actor still
     ///    scheduled then, which will never run again (none is, unless something woke it
     ///    after the last sweep), has its mailbox closed: what is queued
@@ -525,12 +526,20 @@ impl System {
         let census = &self.shared.census;
         let mut stopped = 0;
         let mut step = 0;
+        let mut patience = RESWEEP_FIRST;
         loop {
             let killed = census.sweep();
             stopped += killed as u64;
-            self.shared.sched.wait_quiescent(None);
             // An actor enters the census on its first turn, so one spawned before this
-            // sweep may have entered since (and started): the next sweep kills it.
+            // sweep may have entered since (and started): the next sweep kills it. If it
+            // keeps busy (it sends itself messages) the system never goes quiet until it
+            // is killed, so the sweeps go on while it does not, less and less often.
+            let deadline = std::time::Instant::now() + patience;
+            if !self.shared.sched.wait_quiescent(Some(deadline)) {
+                patience = (patience * 2).min(RESWEEP_LAST);
+                continue;
+            }
+            patience = RESWEEP_FIRST;
             if census.live() == 0 {
                 return stopped;
             }
@@ -571,6 +580,12 @@ impl System {
         live
     }
 }
+
+/// How long a shutdown waits for quiescence after its first sweep before it sweeps again
+/// (see `System::stop_every_actor`), and the longest it waits between sweeps (each wait
+/// doubles).
+const RESWEEP_FIRST: Duration = Duration::from_millis(10);
+const RESWEEP_LAST: Duration = Duration::from_secs(1);
 
 /// Waits a little for a thread outside the runtime to schedule an actor it woke: yields
 /// at first (it may have been preempted between its push and its scheduling), then

@@ -494,3 +494,46 @@ fn blocking_sends_racing_a_shutdown_all_return() {
         assert_eq!(log.stopped.load(Ordering::SeqCst), 1, "round {round}");
     }
 }
+
+/// An actor whose first turn comes only after the shutdown's first sweep, and which then
+/// keeps itself busy, is stopped too: the shutdown sweeps again instead of waiting for a
+/// quiescence that would never come. Its one worker is held by an actor until that first
+/// sweep has killed it (seen, without adding a message, by a `try_send` that finds the
+/// holder's full mailbox refused), so the order is the same on every run.
+#[test]
+fn an_actor_that_starts_after_the_first_sweep_and_keeps_busy_is_stopped() {
+    let system = system(1);
+    let log = Arc::new(Log::default());
+    let (holder, inside, open) = Counter::gated(&log);
+    let holder = system.spawn_with(holder, SpawnOptions::new().capacity(1));
+    holder.send(Count::Add(0)).unwrap();
+    inside.recv_timeout(PATIENCE).expect("the worker is held");
+    // The one place of its mailbox, taken: a try_send finds it full until the kill.
+    holder.send(Count::Add(1)).unwrap();
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let busy = system.spawn(Perpetual {
+        stopped: Arc::clone(&stopped),
+    });
+    busy.send(()).unwrap();
+    let releaser = std::thread::spawn(move || {
+        loop {
+            match holder.try_send(Count::Add(2)) {
+                Err(TrySendError::Stopped(_)) => break,
+                Err(TrySendError::Full(_)) => std::thread::yield_now(),
+                Ok(()) => panic!("the held actor made room"),
+            }
+        }
+        drop(open);
+    });
+    let (done, finished) = mpsc::channel();
+    let shutting = std::thread::spawn(move || done.send(system.shutdown()).unwrap());
+    let report = finished
+        .recv_timeout(PATIENCE)
+        .expect("the shutdown ended although an actor kept busy");
+    shutting.join().unwrap();
+    releaser.join().unwrap();
+    assert_eq!(stopped.load(Ordering::SeqCst), 1, "its stopped hook ran");
+    assert!(busy.is_stopped());
+    assert_eq!(report.live_actors, 0);
+    assert_eq!(log.stopped.load(Ordering::SeqCst), 1, "and the holder's");
+}
