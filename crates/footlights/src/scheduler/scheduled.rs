@@ -34,7 +34,7 @@ use std::sync::atomic::Ordering;
 
 use super::Scheduler;
 use super::home::{Home, Site};
-use super::worker::{Worker, with_current};
+use super::worker::{Worker, current};
 use crate::metrics::bump;
 use crate::task::{Run, TurnEnd};
 
@@ -114,9 +114,10 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
     /// # Safety
     /// `woke` must be what the push said: `true` only if it found the actor idle, which
     /// hands the caller the idle state's reference.
-    #[inline]
+    #[inline(always)]
     pub(crate) unsafe fn sent(self: &Arc<Self>, sched: &Arc<Scheduler>, woke: bool) {
-        with_current(sched, |w| match w {
+        // SAFETY: the worker, if any, outlives this call (see `current`).
+        match unsafe { current(sched).as_ref() } {
             Some(w) => {
                 bump(&w.stats().sent);
                 if w.sampling() {
@@ -142,7 +143,7 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
                     sched.schedule_external(unsafe { self.take_idle_reference() }, site);
                 }
             }
-        });
+        }
     }
 
     /// A signal (not a message) pushed by a thread of `sched` woke the actor: schedules it.

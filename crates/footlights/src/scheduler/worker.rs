@@ -99,17 +99,29 @@ thread_local! {
 }
 
 /// Runs `f` with the worker of the current thread, if the thread is a worker of `sched`.
-#[inline]
+#[inline(always)]
 pub(crate) fn with_current<R>(sched: &Arc<Scheduler>, f: impl FnOnce(Option<&Worker>) -> R) -> R {
-    CURRENT.with(|current| {
-        let p = current.get();
-        // SAFETY: `CURRENT` is set only by `Worker::run` and `Worker::run_dedicated` to the
-        // worker they are running, on this same thread, and cleared before that worker is
-        // dropped; so a non-null pointer is valid for the duration of this call, which
-        // cannot outlive the loop.
-        let worker = unsafe { p.as_ref() }.filter(|w| Arc::ptr_eq(&w.sched, sched));
-        f(worker)
-    })
+    // SAFETY: the worker, if any, outlives this call (see `current`).
+    f(unsafe { current(sched).as_ref() })
+}
+
+/// The worker of the current thread if the thread is a worker of `sched`, else null.
+///
+/// The thread-local is read with `Cell::get`, one load from the thread's block, so that a
+/// send from a handler needs neither a call of the thread-local's accessor nor a closure
+/// (through `LocalKey::with`, it had both, out of line). A non-null pointer is valid until
+/// the worker's loop returns: `CURRENT` is set only by `Worker::run` and
+/// `Worker::run_dedicated` to the worker they are running, on this same thread, and
+/// cleared before that worker is dropped. So it may be dereferenced for the length of any
+/// call made from a turn, and must not be kept.
+#[inline(always)]
+pub(crate) fn current(sched: &Arc<Scheduler>) -> *const Worker {
+    let p = CURRENT.get();
+    // SAFETY: as above, a non-null pointer is a live worker for the length of this call.
+    match unsafe { p.as_ref() } {
+        Some(w) if Arc::ptr_eq(&w.sched, sched) => p,
+        _ => ptr::null(),
+    }
 }
 
 /// The state of one worker thread. It lives on the worker's stack.
