@@ -180,7 +180,7 @@
 //! | ractor `actor.kill()`; kameo `actor_ref.kill()` | [`Addr::kill`]: at once |
 //! | actix `System::stop`; ractor and kameo: stop every actor, then the runtime | [`System::shutdown`], [`System::shutdown_graceful`] (drains mailboxes until a deadline); both run every started actor's `stopped` hook |
 //! | ractor `SupervisionEvent::ActorTerminated/ActorFailed`; kameo `on_link_died`; actix: none | [`Context::monitor`] (one way) and [`Context::link`] (both ways, with [`Context::trap_exits`]): a [`Down`] message with its [`ExitReason`] (normal, stopped, panicked with its message, killed) |
-//! | actix `Supervised` + `Supervisor`; ractor `spawn_linked` with a supervisor's restarts; Erlang/OTP supervisors | [`supervision::Supervisor`]: [`supervision::Strategy`] one-for-one, one-for-all, rest-for-one; [`supervision::Restart`] permanent, transient, temporary; [`supervision::Intensity`] (N restarts in T, then [`ExitReason::TooManyRestarts`]). A restarted child keeps its [`Addr`] and its queued messages (`examples/supervisor.rs`) |
+//! | actix `Supervised` + `Supervisor`; ractor `spawn_linked` with a supervisor's restarts; Erlang/OTP supervisors | [`supervision::Supervisor`]: [`supervision::Strategy`] one-for-one, one-for-all, rest-for-one; [`supervision::Restart`] permanent, transient, temporary; [`supervision::Intensity`] (N restarts in T, then the supervisor's own supervisor restarts it, or it stops with [`ExitReason::TooManyRestarts`]); trees with [`supervision::Supervisor::supervisor`]. A restarted child keeps its [`Addr`] and its queued messages, and a restarted subtree its addresses (`examples/supervisor.rs`) |
 //!
 //! # Layers
 //!

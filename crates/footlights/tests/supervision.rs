@@ -1,6 +1,7 @@
-//! Supervisors: restarts in place (same address), restart policies, strategies, restart
-//! intensity and escalation, and which messages survive a restart (the supervision
-//! module's documentation). Nothing here is timed: each test waits for an outcome (an
+//! Supervisors: restarts in place (same address), restart policies, strategies and the
+//! order of sibling restarts, restart intensity, supervisors under supervisors and
+//! escalation, and which messages survive a restart (the supervision module's
+//! documentation). Nothing here is timed: each test waits for an outcome (an
 //! event sent by a child's `started`, a reply, a stop), with generous timeouts only so
 //! that a bug fails instead of hanging.
 #![cfg(not(loom))]
@@ -16,7 +17,12 @@ use footlights::{Actor, Addr, Canceled, Context, Down, ExitReason, ReplyTo};
 
 /// Generous: no test here reaches it unless it means to.
 fn lenient() -> Intensity {
-    Intensity::new(100, Duration::from_secs(3600))
+    at_most(100)
+}
+
+/// At most `n` restarts in an hour: in a test, `n` in all.
+fn at_most(n: u32) -> Intensity {
+    Intensity::new(n, Duration::from_secs(3600))
 }
 
 /// A child: counts what it is told, reports each start as (name, instance), and does what
@@ -204,9 +210,9 @@ fn restarted_with(strategy: Strategy) -> Vec<&'static str> {
     first.sort();
     assert_eq!(first, [("a", 1), ("b", 1), ("c", 1)]);
     kids[1].send(Order::Panic).unwrap();
-    // b's restart tells the supervisor, which queues the restarts of the siblings its
-    // strategy names, all in one turn. Wait for the starts expected; then an ask to each
-    // child is queued behind any restart the supervisor queued for it.
+    // b's restart queues the restarts of the siblings its strategy names before b's new
+    // instance starts. Wait for the starts expected; then an ask to each child is queued
+    // behind any restart queued for it.
     let expected = match strategy {
         Strategy::OneForOne => 1,
         Strategy::OneForAll => 3,
@@ -244,11 +250,7 @@ fn rest_for_one_restarts_the_child_and_those_added_after_it() {
 #[test]
 fn too_many_restarts_stop_the_children_and_the_supervisor() {
     let system = system(2);
-    let supervisor = Supervisor::spawn(
-        &system,
-        Strategy::OneForOne,
-        Intensity::new(2, Duration::from_secs(3600)),
-    );
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, at_most(2));
     let (starts, started) = unbounded();
     let a = child(&supervisor, Restart::Permanent, "a", &starts);
     let b = child(&supervisor, Restart::Permanent, "b", &starts);
@@ -301,4 +303,230 @@ fn stopping_the_supervisor_stops_its_children() {
     supervisor.stop();
     assert_eq!(down(supervisor.when_stopped()).reason, ExitReason::Stopped);
     assert!(!down(a.when_stopped()).reason.is_normal());
+}
+
+#[test]
+fn a_temporary_sibling_is_stopped_not_restarted() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForAll, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&supervisor, Restart::Permanent, "a", &starts);
+    let t = child(&supervisor, Restart::Temporary, "t", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    let t_down = t.when_stopped();
+    a.send(Order::Panic).unwrap();
+    assert_eq!(next_start(&started), ("a", 2));
+    assert_eq!(
+        down(t_down).reason,
+        ExitReason::Stopped,
+        "as OTP terminates it"
+    );
+    assert!(!supervisor.is_stopped());
+}
+
+/// Greets its siblings from its `started` when it is a restarted instance, and reports
+/// every greeting it gets, with the instance that got it.
+struct Greeter {
+    name: &'static str,
+    instance: u32,
+    siblings: std::sync::Arc<std::sync::OnceLock<Vec<Addr<Greeter>>>>,
+    /// (from, from's instance, to, to's instance)
+    greetings: Sender<(&'static str, u32, &'static str, u32)>,
+    starts: Sender<(&'static str, u32)>,
+}
+
+enum Greeting {
+    From(&'static str, u32),
+    Panic,
+    Hold(Receiver<()>),
+}
+
+impl Actor for Greeter {
+    type Msg = Greeting;
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        if self.instance > 1 {
+            let me = ctx.addr().id();
+            let all = self.siblings.get().expect("all added");
+            for sibling in all.iter().filter(|s| s.id() != me) {
+                let _ = sibling.send(Greeting::From(self.name, self.instance));
+            }
+        }
+        let _ = self.starts.send((self.name, self.instance));
+    }
+    fn handle(&mut self, _: &mut Context<Self>, msg: Greeting) {
+        match msg {
+            Greeting::From(from, instance) => {
+                let _ = self
+                    .greetings
+                    .send((from, instance, self.name, self.instance));
+            }
+            Greeting::Panic => panic!("told to"),
+            Greeting::Hold(go) => {
+                let _ = go.recv_timeout(PATIENCE);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_new_instance_only_ever_reaches_new_instances_of_the_siblings_restarted_with_it() {
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForAll, lenient());
+    let (starts, started) = unbounded();
+    let (greetings, greeted) = unbounded();
+    let siblings = std::sync::Arc::new(std::sync::OnceLock::new());
+    let names = ["a", "b", "c"];
+    let kids = names.map(|name| {
+        let (starts, greetings, siblings) = (starts.clone(), greetings.clone(), siblings.clone());
+        let mut instance = 0;
+        supervisor.child(Restart::Permanent, move || {
+            instance += 1;
+            Greeter {
+                name,
+                instance,
+                siblings: siblings.clone(),
+                greetings: greetings.clone(),
+                starts: starts.clone(),
+            }
+        })
+    });
+    siblings.set(kids.to_vec()).expect("set once");
+    for _ in names {
+        next_start(&started);
+    }
+    // c is busy when b fails: its restart waits behind what it is doing, while a's and
+    // b's new instances already greet it.
+    let (go, hold) = unbounded();
+    kids[2].send(Greeting::Hold(hold)).unwrap();
+    kids[1].send(Greeting::Panic).unwrap();
+    let mut early: Vec<_> = (0..2).map(|_| next_start(&started)).collect();
+    early.sort();
+    assert_eq!(early, [("a", 2), ("b", 2)]);
+    go.send(()).unwrap();
+    assert_eq!(next_start(&started), ("c", 2));
+    let mut seen: Vec<_> = (0..6)
+        .map(|_| greeted.recv_timeout(PATIENCE).expect("a greeting"))
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            ("a", 2, "b", 2),
+            ("a", 2, "c", 2),
+            ("b", 2, "a", 2),
+            ("b", 2, "c", 2),
+            ("c", 2, "a", 2),
+            ("c", 2, "b", 2),
+        ],
+        "every greeting of a new instance was handled by a new instance"
+    );
+}
+
+#[test]
+fn a_leaf_failing_within_its_intensity_never_touches_the_parent() {
+    let system = system(2);
+    // The root may restart nothing: an escalation would make it give up.
+    let root = Supervisor::spawn(&system, Strategy::OneForAll, at_most(0));
+    let (starts, started) = unbounded();
+    let bystander = child(&root, Restart::Permanent, "bystander", &starts);
+    let inner = root.supervisor(Restart::Permanent, Strategy::OneForOne, lenient());
+    let leaf = child(&inner, Restart::Permanent, "leaf", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    for instance in 2..5 {
+        leaf.send(Order::Panic).unwrap();
+        assert_eq!(next_start(&started), ("leaf", instance));
+    }
+    assert_eq!(state(&leaf), (4, 0));
+    assert_eq!(state(&bystander), (1, 0), "the root restarted nothing");
+    assert!(!root.is_stopped() && !inner.is_stopped());
+    assert!(started.try_recv().is_err(), "no other start");
+}
+
+#[test]
+fn an_outer_one_for_all_restarts_an_inner_supervisors_subtree_in_place() {
+    let system = system(2);
+    let root = Supervisor::spawn(&system, Strategy::OneForAll, lenient());
+    let (starts, started) = unbounded();
+    let a = child(&root, Restart::Permanent, "a", &starts);
+    let inner = root.supervisor(Restart::Permanent, Strategy::OneForOne, lenient());
+    let x = child(&inner, Restart::Permanent, "x", &starts);
+    let deeper = inner.supervisor(Restart::Permanent, Strategy::OneForOne, lenient());
+    let y = child(&deeper, Restart::Permanent, "y", &starts);
+    let ids = (inner.id(), x.id(), deeper.id(), y.id());
+    for _ in 0..3 {
+        next_start(&started);
+    }
+    a.send(Order::Panic).unwrap();
+    let mut again: Vec<_> = (0..3).map(|_| next_start(&started)).collect();
+    again.sort();
+    assert_eq!(again, [("a", 2), ("x", 2), ("y", 2)], "the whole subtree");
+    assert_eq!((state(&x).0, state(&y).0), (2, 2));
+    assert_eq!(
+        ids,
+        (inner.id(), x.id(), deeper.id(), y.id()),
+        "same addresses"
+    );
+    assert!(!inner.is_stopped() && !deeper.is_stopped());
+    assert!(started.try_recv().is_err(), "no other start");
+}
+
+/// The starts that follow a panic of `leaf`, sorted.
+fn fail(
+    leaf: &Addr<Child>,
+    started: &Receiver<(&'static str, u32)>,
+    expect: usize,
+) -> Vec<(&'static str, u32)> {
+    leaf.send(Order::Panic).unwrap();
+    let mut seen: Vec<_> = (0..expect).map(|_| next_start(started)).collect();
+    seen.sort();
+    seen
+}
+
+#[test]
+fn a_leaf_that_keeps_failing_escalates_level_by_level_until_the_root_gives_up() {
+    let system = system(2);
+    let root = Supervisor::spawn(&system, Strategy::OneForOne, at_most(1));
+    let (starts, started) = unbounded();
+    let root_kid = child(&root, Restart::Permanent, "root's", &starts);
+    let mid = root.supervisor(Restart::Permanent, Strategy::OneForOne, at_most(1));
+    let mid_kid = child(&mid, Restart::Permanent, "mid's", &starts);
+    let inner = mid.supervisor(Restart::Permanent, Strategy::OneForOne, at_most(1));
+    let inner_kid = child(&inner, Restart::Permanent, "inner's", &starts);
+    let leaf = child(&inner, Restart::Permanent, "leaf", &starts);
+    for _ in 0..4 {
+        next_start(&started);
+    }
+    let downs = [&root, &mid, &inner].map(Supervisor::when_stopped);
+    let kid_downs = [&root_kid, &mid_kid, &inner_kid, &leaf].map(Addr::when_stopped);
+
+    // 1: within inner's intensity.
+    assert_eq!(fail(&leaf, &started, 1), [("leaf", 2)]);
+    // 2: inner gives up; mid restarts it (and its other child), in place.
+    assert_eq!(fail(&leaf, &started, 2), [("inner's", 2), ("leaf", 3)]);
+    // 3: inner's window started afresh.
+    assert_eq!(fail(&leaf, &started, 1), [("leaf", 4)]);
+    // 4: inner gives up, mid gives up; the root restarts mid, and so inner.
+    assert_eq!(
+        fail(&leaf, &started, 3),
+        [("inner's", 3), ("leaf", 5), ("mid's", 2)]
+    );
+    assert_eq!(fail(&leaf, &started, 1), [("leaf", 6)]);
+    assert_eq!(fail(&leaf, &started, 2), [("inner's", 4), ("leaf", 7)]);
+    assert_eq!(fail(&leaf, &started, 1), [("leaf", 8)]);
+    // 8: inner, mid, and then the root give up.
+    leaf.send(Order::Panic).unwrap();
+    let reasons = downs.map(|d| down(d).reason);
+    assert_eq!(reasons, [(); 3].map(|()| ExitReason::TooManyRestarts));
+    let kid_reasons = kid_downs.map(|d| down(d).reason);
+    assert_eq!(
+        kid_reasons,
+        [
+            ExitReason::Stopped,
+            ExitReason::Stopped,
+            ExitReason::Stopped,
+            ExitReason::Panicked("told to".into())
+        ]
+    );
+    assert!(started.try_recv().is_err(), "nothing restarted after");
+    assert_eq!(leaf.id(), leaf.clone().id());
 }

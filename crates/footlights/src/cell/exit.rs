@@ -36,7 +36,8 @@ pub enum ExitReason {
     /// It was killed ([`crate::Addr::kill`]).
     Killed,
     /// It was a supervisor whose children failed more often than its restart intensity
-    /// allows ([`crate::supervision::Intensity`]): it stopped its children and itself.
+    /// allows ([`crate::supervision::Intensity`]), and no supervisor above it restarted
+    /// it: it stopped its children and itself.
     TooManyRestarts,
 }
 

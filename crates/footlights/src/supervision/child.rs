@@ -1,10 +1,12 @@
 //! A supervised child: its restart policy, its factory, and what the supervisor does with
-//! it whatever its type.
+//! it whatever its type, an actor or a supervisor.
 //!
-//! A child is restarted two ways (see [`super`]): in place by its own failed turn (the
-//! cell's restart, which runs [`restart_for`]'s closure), or, as a sibling of a child that
-//! failed, by a continuation queued in its mailbox that runs the old state's `stopped`,
-//! replaces the state with a new one from the factory and runs its `started`.
+//! An actor child is restarted two ways (see [`super`]): in place by its own failed turn
+//! (the cell's restart, which runs [`restart_for`]'s closure), or, as a sibling of a child
+//! that failed, by a continuation queued in its mailbox that runs the old state's
+//! `stopped`, replaces the state with a new one from the factory and runs its `started`.
+//! A supervisor child is restarted by restarting its children ([`Group::restart_all`]):
+//! its own actor holds no state worth renewing.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,7 +15,6 @@ use parking_lot::Mutex;
 
 use super::Keeper;
 use super::group::Group;
-use super::keeper::Msg;
 use crate::actor::context::Call;
 use crate::cell::ties::Restart as CellRestart;
 use crate::cell::{ActorId, ExitReason};
@@ -99,23 +100,45 @@ impl<A: Actor> Child for Typed<A> {
     }
 }
 
+/// A child that is a supervisor.
+pub(crate) struct Sub {
+    pub(crate) addr: Addr<Keeper>,
+    pub(crate) group: Arc<Group>,
+}
+
+impl Child for Sub {
+    fn id(&self) -> ActorId {
+        self.addr.id()
+    }
+
+    fn link(&self, ctx: &Context<'_, Keeper>) {
+        ctx.link(&self.addr);
+    }
+
+    fn restart(&self) {
+        self.group.restart_all(None);
+    }
+
+    fn stop(&self) {
+        // Its `stopped` hook stops its children.
+        runtime::kill_for(self.addr.node(), ExitReason::Stopped);
+    }
+}
+
 /// The closure the cell of child `key` runs when its turn stops it (see
-/// [`crate::cell::restart`]): asks its policy and its supervisor's intensity, tells the
-/// supervisor, and makes the new state.
+/// [`crate::cell::restart`]): asks its policy, then its supervisor (which restarts the
+/// siblings its strategy names, or escalates: [`Group::restart`]), and makes the new
+/// state, with no lock held.
 pub(crate) fn restart_for<A: Actor>(
     key: u64,
     policy: Restart,
     factory: Factory<A>,
     group: Arc<Group>,
-    keeper: Addr<Keeper>,
 ) -> CellRestart<A> {
     Box::new(move |reason: &ExitReason| {
-        if !policy.restarts_after(reason) || !group.admit(Instant::now()) {
+        if !policy.restarts_after(reason) || !group.restart(key, Instant::now()) {
             return None;
         }
-        let fresh = (factory.lock())();
-        // Siblings restart after this child has its new state.
-        let _ = keeper.send(Msg::Restarted(key));
-        Some(fresh)
+        Some((factory.lock())())
     })
 }

@@ -1,23 +1,45 @@
 //! What a supervisor shares with its children's restarts: the children in the order they
-//! were added, the restart intensity's window, and whether it has given up.
+//! were added, the restart intensity's window, whether it has given up, and, for a
+//! supervisor that is itself a child, its place in its parent.
 //!
-//! A child's restart runs on the worker of the child's failed turn and asks the group, under
-//! its lock, whether one more restart is allowed; the supervisor's own turns read and
-//! change the children under the same lock. Nothing runs user code under it.
+//! # Locks
+//!
+//! A child's restart runs on the worker of the child's failed turn and asks its group,
+//! under the group's lock, whether one more restart is allowed; the supervisor's own turns
+//! read and change the children under the same lock. Nothing runs user code under it.
+//! Restarting children may restart a child supervisor's children, so a group's lock is
+//! sometimes held while a child group's is taken: always a parent's before its child's,
+//! never the other way. An escalation (see [`Group::restart`]) walks up the tree, so it
+//! takes one group lock at a time, under the tree's lock, which every group of one tree
+//! shares: two escalations in one tree run one after the other, and the second sees what
+//! the first restarted.
 
+use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use parking_lot::Mutex;
 
 use super::child::{Child, Restart};
 use super::strategy::{Intensity, Strategy, Window};
-use crate::cell::ActorId;
+use crate::cell::{ActorId, ExitReason};
 
 /// A supervisor's children and restart accounting; see the module documentation.
 pub(crate) struct Group {
     pub(crate) strategy: Strategy,
     intensity: Intensity,
+    /// Shared by every group of one tree: escalations run under it.
+    tree: Arc<Mutex<()>>,
+    /// Set when this supervisor is the child of another.
+    parent: Option<Parent>,
     state: Mutex<State>,
+}
+
+/// Where a supervisor that is a child sits in its parent.
+struct Parent {
+    group: Weak<Group>,
+    /// Its key among the parent's children.
+    key: u64,
+    policy: Restart,
 }
 
 /// One child.
@@ -31,15 +53,43 @@ struct State {
     /// In the order they were added.
     children: Vec<Entry>,
     window: Window,
-    /// Set when a restart was refused: the supervisor stops.
+    /// Set when a restart was refused and nobody above restarts this supervisor: it stops.
     gave_up: bool,
 }
 
 impl Group {
-    pub(crate) fn new(strategy: Strategy, intensity: Intensity) -> Group {
+    /// A supervisor's group that is not a child of another (the root of its tree).
+    pub(crate) fn root(strategy: Strategy, intensity: Intensity) -> Group {
+        Group::new(strategy, intensity, Arc::new(Mutex::new(())), None)
+    }
+
+    /// The group of a supervisor added to `parent` under `key`, restarted as `policy` says.
+    pub(crate) fn child_of(
+        parent: &Arc<Group>,
+        key: u64,
+        policy: Restart,
+        strategy: Strategy,
+        intensity: Intensity,
+    ) -> Group {
+        let place = Parent {
+            group: Arc::downgrade(parent),
+            key,
+            policy,
+        };
+        Group::new(strategy, intensity, Arc::clone(&parent.tree), Some(place))
+    }
+
+    fn new(
+        strategy: Strategy,
+        intensity: Intensity,
+        tree: Arc<Mutex<()>>,
+        parent: Option<Parent>,
+    ) -> Group {
         Group {
             strategy,
             intensity,
+            tree,
+            parent,
             state: Mutex::new(State {
                 children: Vec::new(),
                 window: Window::default(),
@@ -48,23 +98,71 @@ impl Group {
         }
     }
 
-    /// Counts a restart at `now` if the intensity allows it; otherwise notes that the
-    /// supervisor gives up, and refuses this and every later restart.
-    pub(crate) fn admit(&self, now: Instant) -> bool {
-        let mut state = self.state.lock();
-        if state.gave_up {
-            return false;
-        }
-        if state.window.admit(now, self.intensity) {
+    /// Decides whether the child `key`, which failed or stopped itself and whose policy
+    /// restarts it, restarts, at `now`; if it does, restarts the others that have to
+    /// restart with it (their restarts are queued in their mailboxes before this returns,
+    /// so before the child's new instance runs). `false`: it stops for good.
+    ///
+    /// If this supervisor's intensity allows one more restart, the strategy's siblings
+    /// restart. If not, the supervisor fails, and its parent decides as for any child
+    /// (its policy, then its intensity): if it restarts this supervisor, this group's
+    /// window starts afresh and all its other children restart, and the parent's strategy
+    /// restarts this supervisor's siblings; if the parent's intensity refuses too, the
+    /// question goes up again. Where nobody restarts, every supervisor on the way gives up
+    /// (and stops when it hears its child stopped, see [`super::Keeper`]).
+    pub(crate) fn restart(self: &Arc<Self>, key: u64, now: Instant) -> bool {
+        if self.admit(now) {
+            self.restart_siblings(key);
             return true;
         }
-        state.gave_up = true;
-        false
+        let _tree = self.tree.lock();
+        // Another escalation may have restarted this supervisor meanwhile.
+        if self.admit(now) {
+            self.restart_siblings(key);
+            return true;
+        }
+        // Each group that failed, with the key of its child on the way up.
+        let mut failed: Vec<(Arc<Group>, u64)> = vec![(Arc::clone(self), key)];
+        loop {
+            let (group, _) = failed.last().expect("not empty");
+            let up = group.parent.as_ref().and_then(|p| {
+                let restarts = p.policy.restarts_after(&ExitReason::TooManyRestarts);
+                Some((p.group.upgrade().filter(|_| restarts)?, p.key))
+            });
+            let Some((parent, at)) = up.filter(|(parent, _)| !parent.gave_up()) else {
+                for (group, _) in &failed {
+                    group.give_up();
+                }
+                return false;
+            };
+            if parent.admit(now) {
+                // The parent restarts the supervisor at `at` (and every supervisor on
+                // the way down to this one, each with a fresh window), then the siblings
+                // its strategy names. The child `key` itself restarts in place.
+                for (group, but) in failed.iter().rev() {
+                    group.restart_all(Some(*but));
+                }
+                parent.restart_siblings(at);
+                return true;
+            }
+            failed.push((parent, at));
+        }
     }
 
-    /// Whether a restart was refused.
+    /// Counts a restart at `now` if the intensity allows it and the supervisor has not
+    /// given up.
+    fn admit(&self, now: Instant) -> bool {
+        let mut state = self.state.lock();
+        !state.gave_up && state.window.admit(now, self.intensity)
+    }
+
+    /// Whether a restart was refused for good: the supervisor stops.
     pub(crate) fn gave_up(&self) -> bool {
         self.state.lock().gave_up
+    }
+
+    fn give_up(&self) {
+        self.state.lock().gave_up = true;
     }
 
     /// Adds a child, spawned by `make` under the lock (so that its restart, which may run
@@ -87,24 +185,36 @@ impl Group {
         drop(gone);
     }
 
-    /// Restarts the siblings of child `key` that its strategy says (see [`Strategy`]);
-    /// temporary children are left alone.
-    pub(crate) fn restart_siblings(&self, key: u64) {
+    /// Restarts, in the order they were added, the siblings of child `key` that the
+    /// strategy names (see [`Strategy`]).
+    fn restart_siblings(&self, key: u64) {
         let state = self.state.lock();
         let Some(at) = state.children.iter().position(|e| e.key == key) else {
             return;
         };
-        let others = state.children.iter().enumerate().filter(|(i, e)| {
-            *i != at
-                && e.policy != Restart::Temporary
-                && match self.strategy {
-                    Strategy::OneForOne => false,
-                    Strategy::OneForAll => true,
-                    Strategy::RestForOne => *i > at,
-                }
-        });
-        for (_, entry) in others {
-            entry.child.restart();
+        for (i, entry) in state.children.iter().enumerate() {
+            let named = match self.strategy {
+                Strategy::OneForOne => false,
+                Strategy::OneForAll => true,
+                Strategy::RestForOne => i > at,
+            };
+            if named && i != at {
+                restart_one(entry);
+            }
+        }
+    }
+
+    /// Restarts this supervisor in place: a fresh window, and every child restarted in the
+    /// order they were added, but the child `but` (restarted by the caller). A supervisor
+    /// that gave up is stopping: left alone.
+    pub(crate) fn restart_all(&self, but: Option<u64>) {
+        let mut state = self.state.lock();
+        if state.gave_up {
+            return;
+        }
+        state.window = Window::default();
+        for entry in state.children.iter().filter(|e| Some(e.key) != but) {
+            restart_one(entry);
         }
     }
 
@@ -121,5 +231,15 @@ impl Group {
         if let Some(entry) = state.children.iter().find(|e| e.key == key) {
             entry.child.link(ctx);
         }
+    }
+}
+
+/// Restarts a child as a sibling of one that restarts; a temporary one is never
+/// restarted, so it stops for good (as Erlang/OTP terminates it).
+fn restart_one(entry: &Entry) {
+    if entry.policy == Restart::Temporary {
+        entry.child.stop();
+    } else {
+        entry.child.restart();
     }
 }

@@ -1,4 +1,5 @@
-//! The supervisor's actor: links its children, restarts siblings, and gives up.
+//! The supervisor's actor: links its children, forgets those that stop for good, and
+//! stops when its group gave up. (Restarts need no turn of it: see [`super::group`].)
 
 use std::sync::Arc;
 
@@ -17,9 +18,6 @@ pub(crate) struct Keeper {
 pub(crate) enum Msg {
     /// The child `key` was added: link it.
     Adopt(u64),
-    /// The child `key` failed and was restarted in place: restart its siblings, as the
-    /// strategy says.
-    Restarted(u64),
     /// A linked child stopped for good (exits are trapped).
     Down(Down),
 }
@@ -42,7 +40,6 @@ impl Actor for Keeper {
     fn handle(&mut self, ctx: &mut Context<Self>, msg: Msg) {
         match msg {
             Msg::Adopt(key) => self.group.link(key, ctx),
-            Msg::Restarted(key) => self.group.restart_siblings(key),
             Msg::Down(down) => {
                 self.group.remove(down.actor);
                 if self.group.gave_up() {

@@ -20,16 +20,18 @@ pub enum Strategy {
     /// Only the child that failed.
     #[default]
     OneForOne,
-    /// Every child: the others are restarted too.
+    /// Every child: the others are restarted too (a temporary one is stopped instead).
     OneForAll,
-    /// The child that failed and the children added after it.
+    /// The child that failed and the children added after it (a temporary one is stopped
+    /// instead).
     RestForOne,
 }
 
 /// A supervisor's restart intensity: at most `max_restarts` restarts within any
-/// `within`. One more, and the supervisor stops its children and itself, with
-/// [`crate::ExitReason::TooManyRestarts`]. The default is Erlang/OTP's: 1 restart in 5
-/// seconds.
+/// `within`. One more, and the supervisor gives up: its own supervisor restarts it, if it
+/// has one that allows that; otherwise it stops its children and itself, with
+/// [`crate::ExitReason::TooManyRestarts`] (see [`super`]). The default is Erlang/OTP's: 1
+/// restart in 5 seconds.
 ///
 /// ```
 /// use std::time::Duration;
