@@ -530,3 +530,42 @@ fn a_leaf_that_keeps_failing_escalates_level_by_level_until_the_root_gives_up() 
     assert!(started.try_recv().is_err(), "nothing restarted after");
     assert_eq!(leaf.id(), leaf.clone().id());
 }
+
+#[test]
+fn a_temporary_supervisor_that_gives_up_is_not_restarted_and_goes_no_higher() {
+    let system = system(2);
+    // The root may restart nothing: an escalation past the temporary one would stop it.
+    let root = Supervisor::spawn(&system, Strategy::OneForAll, at_most(0));
+    let (starts, started) = unbounded();
+    let bystander = child(&root, Restart::Permanent, "bystander", &starts);
+    let inner = root.supervisor(Restart::Temporary, Strategy::OneForOne, at_most(0));
+    let leaf = child(&inner, Restart::Permanent, "leaf", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    let (inner_down, leaf_down) = (inner.when_stopped(), leaf.when_stopped());
+    leaf.send(Order::Panic).unwrap();
+    assert_eq!(down(inner_down).reason, ExitReason::TooManyRestarts);
+    assert_eq!(
+        down(leaf_down).reason,
+        ExitReason::Panicked("told to".into())
+    );
+    assert_eq!(state(&bystander), (1, 0), "the root restarted nothing");
+    assert!(!root.is_stopped());
+    assert!(started.try_recv().is_err(), "no other start");
+}
+
+#[test]
+fn stopping_a_child_supervisor_is_for_good_and_stops_its_children() {
+    let system = system(2);
+    let root = Supervisor::spawn(&system, Strategy::OneForAll, lenient());
+    let (starts, started) = unbounded();
+    let bystander = child(&root, Restart::Permanent, "bystander", &starts);
+    let inner = root.supervisor(Restart::Permanent, Strategy::OneForOne, lenient());
+    let leaf = child(&inner, Restart::Permanent, "leaf", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    let leaf_down = leaf.when_stopped();
+    inner.stop();
+    assert_eq!(down(inner.when_stopped()).reason, ExitReason::Stopped);
+    assert_eq!(down(leaf_down).reason, ExitReason::Stopped);
+    assert_eq!(state(&bystander), (1, 0), "nothing restarted");
+    assert!(!root.is_stopped());
+}
