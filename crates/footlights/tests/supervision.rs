@@ -572,3 +572,44 @@ fn stopping_a_child_supervisor_is_for_good_and_stops_its_children() {
     assert_eq!(state(&bystander), (1, 0), "nothing restarted");
     assert!(!root.is_stopped());
 }
+
+#[test]
+fn two_children_failing_at_once_past_the_intensity_escalate_once() {
+    // Three workers: the two leaves fail at the same moment on two of them.
+    let system = system(3);
+    // The root may restart nothing: a second escalation past mid would stop it.
+    let root = Supervisor::spawn(&system, Strategy::OneForOne, at_most(0));
+    let mid = root.supervisor(Restart::Permanent, Strategy::OneForOne, at_most(2));
+    let inner = mid.supervisor(Restart::Permanent, Strategy::OneForOne, at_most(1));
+    let (starts, started) = unbounded();
+    let one = child(&inner, Restart::Permanent, "one", &starts);
+    let two = child(&inner, Restart::Permanent, "two", &starts);
+    let _ = (next_start(&started), next_start(&started));
+    // Inner's one restart.
+    assert_eq!(fail(&one, &started, 1), [("one", 2)]);
+    // Both fail past inner's intensity: the first to escalate has mid restart inner (a
+    // fresh window, and a queued restart of the other); the other finds the fresh window
+    // and restarts within it, whether it was refused before that or not. Mid counts one
+    // restart, not two. (How often both are refused before either escalates depends on
+    // the run; supervision/group.rs's unit test makes that case happen every time.)
+    let (go, hold) = unbounded();
+    one.send(Order::Hold(hold.clone())).unwrap();
+    two.send(Order::Hold(hold)).unwrap();
+    one.send(Order::Panic).unwrap();
+    two.send(Order::Panic).unwrap();
+    drop(go);
+    // One of them starts once (its own restart), the other twice (its own, then the
+    // restart queued by inner's), whichever escalated first.
+    let mut seen: Vec<_> = (0..3).map(|_| next_start(&started).0).collect();
+    seen.sort();
+    assert!(
+        seen == ["one", "one", "two"] || seen == ["one", "two", "two"],
+        "{seen:?}"
+    );
+    // Inner's window is full again: the next failure escalates, and mid, with one
+    // restart counted of its two, restarts inner once more (both children start).
+    let mut again: Vec<_> = fail(&one, &started, 2).iter().map(|s| s.0).collect();
+    again.sort();
+    assert_eq!(again, ["one", "two"]);
+    assert!(!root.is_stopped() && !mid.is_stopped() && !inner.is_stopped());
+}

@@ -115,6 +115,12 @@ impl Group {
             self.restart_siblings(key);
             return true;
         }
+        self.escalate(key, now)
+    }
+
+    /// [`Group::restart`]'s part when this supervisor's intensity refused the restart of
+    /// child `key`.
+    fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> bool {
         let _tree = self.tree.lock();
         // Another escalation may have restarted this supervisor meanwhile.
         if self.admit(now) {
@@ -241,5 +247,86 @@ fn restart_one(entry: &Entry) {
         entry.child.stop();
     } else {
         entry.child.restart();
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A child that counts its restarts.
+    struct Counted(Arc<AtomicUsize>);
+
+    impl Child for Counted {
+        fn id(&self) -> ActorId {
+            ActorId(Arc::as_ptr(&self.0) as usize)
+        }
+        fn link(&self, _: &crate::Context<'_, super::super::Keeper>) {}
+        fn restart(&self) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        fn stop(&self) {}
+    }
+
+    fn add(group: &Group, key: u64) -> Arc<AtomicUsize> {
+        let restarts = Arc::new(AtomicUsize::new(0));
+        let child = Box::new(Counted(Arc::clone(&restarts)));
+        group.add(|| {
+            let policy = Restart::Permanent;
+            (Entry { key, policy, child }, ())
+        });
+        restarts
+    }
+
+    fn at_most(n: u32) -> Intensity {
+        Intensity::new(n, Duration::from_secs(3600))
+    }
+
+    #[test]
+    fn two_refused_at_once_escalate_once() {
+        let now = Instant::now();
+        let mid = Arc::new(Group::root(Strategy::OneForOne, at_most(2)));
+        let inner = Arc::new(Group::child_of(
+            &mid,
+            1,
+            Restart::Permanent,
+            Strategy::OneForOne,
+            at_most(1),
+        ));
+        let (one, two) = (add(&inner, 10), add(&inner, 11));
+        assert!(inner.restart(10, now), "within inner's intensity");
+        // Child 11 is refused by inner; before it escalates, child 10 fails too and
+        // escalates: mid restarts inner (child 11 is restarted with it).
+        assert!(!inner.admit(now));
+        assert!(inner.restart(10, now), "mid restarts inner");
+        assert_eq!(
+            (one.load(Ordering::Relaxed), two.load(Ordering::Relaxed)),
+            (0, 1)
+        );
+        // Child 11's escalation finds inner restarted, with a fresh window: no second
+        // restart of inner at mid.
+        assert!(inner.escalate(11, now));
+        assert!(mid.admit(now), "mid counted one restart of its two");
+        assert!(!mid.admit(now));
+        assert!(!mid.gave_up() && !inner.gave_up());
+    }
+
+    #[test]
+    fn nobody_restarts_and_every_level_gives_up() {
+        let now = Instant::now();
+        let root = Arc::new(Group::root(Strategy::OneForOne, at_most(0)));
+        let inner = Arc::new(Group::child_of(
+            &root,
+            1,
+            Restart::Permanent,
+            Strategy::OneForOne,
+            at_most(0),
+        ));
+        let _ = add(&inner, 10);
+        assert!(!inner.restart(10, now));
+        assert!(inner.gave_up() && root.gave_up());
     }
 }
