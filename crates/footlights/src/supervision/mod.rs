@@ -225,6 +225,11 @@ impl Supervisor {
     /// from their factories, and its restart intensity starts afresh. See the
     /// [module documentation](self).
     ///
+    /// Where Erlang/OTP gives a child supervisor a start function whose `init` lists its
+    /// children again at each restart, here the children are added once and kept, each
+    /// with its factory: a restart remakes each child's state from its factory, behind
+    /// the address it has.
+    ///
     /// ```
     /// use std::time::Duration;
     /// use footlights::supervision::{Intensity, Restart, Strategy, Supervisor};
