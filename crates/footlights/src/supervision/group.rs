@@ -122,6 +122,10 @@ impl Group {
     /// child `key`.
     fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> bool {
         let _tree = self.tree.lock();
+        if self.gave_up() {
+            // An escalation found nobody to restart it: it is stopping.
+            return false;
+        }
         // Another escalation may have restarted this supervisor meanwhile.
         if self.admit(now) {
             self.restart_siblings(key);
@@ -328,5 +332,6 @@ mod tests {
         let _ = add(&inner, 10);
         assert!(!inner.restart(10, now));
         assert!(inner.gave_up() && root.gave_up());
+        assert!(!inner.restart(10, now), "and stays given up");
     }
 }
