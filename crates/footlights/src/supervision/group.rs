@@ -289,17 +289,19 @@ mod tests {
         Intensity::new(n, Duration::from_secs(3600))
     }
 
+    /// A one-for-one root allowing `outer` restarts, and under it (key 1, permanent) a
+    /// one-for-one supervisor allowing `inner`.
+    fn two_levels(outer: u32, inner: u32) -> (Arc<Group>, Arc<Group>) {
+        let root = Arc::new(Group::root(Strategy::OneForOne, at_most(outer)));
+        let (policy, strategy) = (Restart::Permanent, Strategy::OneForOne);
+        let child = Group::child_of(&root, 1, policy, strategy, at_most(inner));
+        (root, Arc::new(child))
+    }
+
     #[test]
     fn two_refused_at_once_escalate_once() {
         let now = Instant::now();
-        let mid = Arc::new(Group::root(Strategy::OneForOne, at_most(2)));
-        let inner = Arc::new(Group::child_of(
-            &mid,
-            1,
-            Restart::Permanent,
-            Strategy::OneForOne,
-            at_most(1),
-        ));
+        let (mid, inner) = two_levels(2, 1);
         let (one, two) = (add(&inner, 10), add(&inner, 11));
         assert!(inner.restart(10, now), "within inner's intensity");
         // Child 11 is refused by inner; before it escalates, child 10 fails too and
@@ -321,14 +323,7 @@ mod tests {
     #[test]
     fn nobody_restarts_and_every_level_gives_up() {
         let now = Instant::now();
-        let root = Arc::new(Group::root(Strategy::OneForOne, at_most(0)));
-        let inner = Arc::new(Group::child_of(
-            &root,
-            1,
-            Restart::Permanent,
-            Strategy::OneForOne,
-            at_most(0),
-        ));
+        let (root, inner) = two_levels(0, 0);
         let _ = add(&inner, 10);
         assert!(!inner.restart(10, now));
         assert!(inner.gave_up() && root.gave_up());
