@@ -44,7 +44,9 @@
 //!   nothing in it stops, its children are restarted in place, so every `Addr` and every
 //!   [`Supervisor`] handle into it stays good.
 //! * However the supervisor stops ([`Supervisor::stop`], a shutdown, giving up), its
-//!   children stop with it.
+//!   children stop with it. It tells them the last added first, but does not wait for
+//!   one to finish stopping before telling the next (OTP does): each stops on its next
+//!   turn, on whichever worker runs it, so their `stopped` hooks may run in any order.
 //!
 //! # Which messages survive a restart
 //!
