@@ -230,6 +230,7 @@ impl Scheduler {
     /// Counts a spawn and schedules the new actor, whose home is `home`, from wherever the
     /// caller is. On an observed system, the home records the pool stage the actor will
     /// run on first.
+    #[inline]
     pub(crate) fn spawned(self: &Arc<Self>, task: Task, home: &Home) {
         let site = home.target();
         with_current_worker(self, |w| {
