@@ -53,7 +53,12 @@
 //! worker may join the sleepers that way only while at least one other worker is not
 //! among them ([`Gate::try_yield`], a compare-and-swap on the same count): of all workers,
 //! the last to park always does so with the look described above, and finds what the
-//! others left.
+//! others left in the shared queues. So a yielder moves its deque to the injector *before*
+//! it yields (moved afterwards, a task could be in neither queue at that last look). That
+//! look does not cover a yielder's own inbox, which only the yielder takes from: a task
+//! pinned to it is pushed there and its waker wakes it only if it sees it parked. So the
+//! yielder, once it has joined the sleepers, looks at its inbox once more (the same
+//! store-buffer pattern as announcing) and withdraws if something arrived.
 //!
 //! The two counts that decide whether a waker wakes anybody, and the fences around them,
 //! are a [`Gate`] of their own, which the loom model at the bottom of this file checks:
@@ -122,9 +127,10 @@ impl Gate {
         fence(Ordering::SeqCst);
     }
 
-    /// One more worker parked without looking for work afterwards, allowed only while at
-    /// least one of the `workers` stays unparked (so the last one to park looks); `false`
-    /// if that many are parked already.
+    /// One more worker parked without looking for shared work afterwards, allowed only
+    /// while at least one of the `workers` stays unparked (so the last one to park looks);
+    /// `false` if that many are parked already. The caller must still look at its own
+    /// inbox afterwards, which nobody else looks at.
     pub(crate) fn try_yield(&self, workers: usize) -> bool {
         let mut n = self.count.load(Ordering::Relaxed);
         loop {
@@ -135,7 +141,11 @@ impl Gate {
                 .count
                 .compare_exchange_weak(n, n + 1, Ordering::SeqCst, Ordering::Relaxed)
             {
-                Ok(_) => return true,
+                Ok(_) => {
+                    // The yielder then looks at its own inbox (see "Giving back").
+                    fence(Ordering::SeqCst);
+                    return true;
+                }
                 Err(now) => n = now,
             }
         }
@@ -439,6 +449,31 @@ mod loom_models {
             if !here {
                 // This one parks the usual way; its last look sees the work.
                 gate.announce();
+            }
+        });
+    }
+
+    /// Another worker pushes work pinned to a worker that gives back, and wakes it only if
+    /// it sees it parked (nobody else looks at that inbox). Whatever the interleaving,
+    /// either the yielder's look after yielding sees the work, or the waker sees it
+    /// parked: it never sleeps on its own inbox while the waker's worker goes on to park.
+    /// (Looking before yielding, as the first version of giving back did, loses it: the
+    /// push lands after the look, and the waker reads the count before the yield.)
+    #[test]
+    fn a_yielder_never_sleeps_on_its_own_inbox() {
+        loom::model(|| {
+            let gate = Arc::new(Gate::new());
+            let inbox = Arc::new(AtomicBool::new(false));
+            let (g, i) = (Arc::clone(&gate), Arc::clone(&inbox));
+            let waker = loom::thread::spawn(move || {
+                i.store(true, Ordering::Relaxed);
+                g.anyone_parked()
+            });
+            let yielded = gate.try_yield(2);
+            let saw = yielded && inbox.load(Ordering::Relaxed);
+            let woke = waker.join().unwrap();
+            if yielded {
+                assert!(saw || woke, "the yielder slept on its own inbox");
             }
         });
     }

@@ -886,8 +886,9 @@ impl Worker {
     /// workers together are not faster than one alone (see [`super::pace`]); `true` if it
     /// parked. What it holds goes to the injector first, where the workers still awake
     /// look at least every 61 picks, and backlog wake-ups are held until one of them has
-    /// measured its pace alone. It does not park if it holds pinned work, or if nobody
-    /// else is awake (see [`super::park`], "Giving back").
+    /// measured its pace alone. It does not park if it holds pinned work (looked at again
+    /// after it yields, since another thread may push some meanwhile), or if nobody else
+    /// is awake (see [`super::park`], "Giving back").
     fn give_back(&self) -> bool {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
@@ -904,16 +905,26 @@ impl Worker {
                 self.queue.push(task);
             }
         }
-        if !self.local.borrow().is_empty()
-            || !self.stage.inbox.is_empty()
-            || !sched.sleepers.announce_yield(index)
-        {
+        if !self.local.borrow().is_empty() || !self.stage.inbox.is_empty() {
             return false;
         }
-        sched.sleepers.hold_wakes();
+        // The deque goes to the injector before this worker yields: a worker that parks
+        // after the yield then finds it there in its last look. Moved after the yield, a
+        // task would be in neither place for that look (popped, not yet pushed), and both
+        // workers could sleep on it. If the yield fails, this worker takes it back.
         while let Some(task) = self.queue.pop() {
             sched.injector.push(task);
         }
+        if !sched.sleepers.announce_yield(index) {
+            return false;
+        }
+        // Nobody else looks at this stage's inbox: a push made before the yield, whose
+        // waker saw nobody parked, is seen here (see `super::park`, "Giving back").
+        if !self.stage.inbox.is_empty() {
+            sched.sleepers.cancel(index);
+            return false;
+        }
+        sched.sleepers.hold_wakes();
         bump(&self.stats().yields);
         self.sleep(index);
         true
