@@ -15,7 +15,10 @@
 //! The census is a set of *slots*, one word each (the actor's node pointer, or null), in
 //! pages of 4 KiB that never move. A page holds actors of one type only: its header says
 //! what a sweep does with its entries (a [`Visit`], the one function that knows the type)
-//! and whether a slot was freed since its owner last scanned it (*dirty*).
+//! and whether a slot was freed since its owner last scanned it (*dirty*). A type is
+//! told apart by its [`Kind`]: its `TypeId`, not its visit's address, because a function's
+//! address is not unique (an optimised build may give one function several copies, each
+//! with an address of its own, and one type would then get several lanes).
 //!
 //! Each pool worker owns one *shard* of pages and is the only thread that hands out its
 //! slots, so entering is a few plain loads and stores, inlined into the actor's first
@@ -46,6 +49,7 @@
 //! The loom model at the bottom of this file checks a sweep racing an actor leaving
 //! (`RUSTFLAGS="--cfg loom"`).
 
+use std::any::TypeId;
 use std::cell::UnsafeCell;
 use std::ptr;
 
@@ -70,6 +74,25 @@ const FREE: usize = 2;
 /// What a sweep does with one live entry: called with the entry's pointer, which is alive
 /// for the call. Returns whether it acted on it.
 pub(crate) type Visit = unsafe fn(*const ()) -> bool;
+
+/// An actor type, as the census tells types apart: its `TypeId`, and what a sweep does
+/// with an entry of it.
+#[derive(Clone, Copy)]
+pub(crate) struct Kind {
+    id: TypeId,
+    visit: Visit,
+}
+
+impl Kind {
+    /// The kind of entries of type `T`, which a sweep visits with `visit`.
+    #[inline]
+    pub(crate) fn of<T: 'static>(visit: Visit) -> Kind {
+        Kind {
+            id: TypeId::of::<T>(),
+            visit,
+        }
+    }
+}
 
 /// One place in the census: the entry (an actor's node), tagged while a sweep uses it;
 /// null when free; a link tagged [`FREE`] while on its lane's free list.
@@ -128,8 +151,8 @@ impl Seat {
 
 /// The slots of one actor type in one shard.
 struct Lane {
-    /// What a sweep does with them: the lane's type.
-    visit: Visit,
+    /// The lane's type, and what a sweep does with its entries.
+    kind: Kind,
     /// The first free slot, null at the end; see [`FREE`].
     list: *const Slot,
     /// The next never-used slot of the page being handed out, and the end of that page's
@@ -144,9 +167,9 @@ struct Lane {
 }
 
 impl Lane {
-    fn new(visit: Visit) -> Lane {
+    fn new(kind: Kind) -> Lane {
         Lane {
-            visit,
+            kind,
             list: ptr::null(),
             next: ptr::null(),
             limit: ptr::null(),
@@ -181,6 +204,9 @@ unsafe fn no_visit(_: *const ()) -> bool {
     false
 }
 
+/// The type of the lane a shard starts with, which no entry has.
+struct NoEntry;
+
 /// What only a shard's owner touches: its lanes.
 struct Lanes {
     /// The lane used last, where nearly every entry goes.
@@ -210,43 +236,39 @@ impl Shard {
         Shard {
             chunks: Mutex::new(Vec::new()),
             lanes: UnsafeCell::new(Lanes {
-                hot: Lane::new(no_visit),
+                hot: Lane::new(Kind::of::<NoEntry>(no_visit)),
                 cold: Vec::new(),
             }),
         }
     }
 
-    /// A free slot for an entry that `visit` visits.
+    /// A free slot for an entry of `kind`.
     ///
     /// # Safety
     /// Only the shard's owner may call this.
     #[inline]
-    unsafe fn take(&self, visit: Visit) -> *const Slot {
+    unsafe fn take(&self, kind: Kind) -> *const Slot {
         // SAFETY: the caller owns the lanes.
         let lanes = unsafe { &mut *self.lanes.get() };
-        if ptr::fn_addr_eq(lanes.hot.visit, visit)
+        if lanes.hot.kind.id == kind.id
             && let Some(slot) = lanes.hot.take_ready()
         {
             return slot;
         }
-        self.take_slow(lanes, visit)
+        self.take_slow(lanes, kind)
     }
 
     /// A free slot when the hot lane is another type's or has none ready: makes the lane
-    /// of `visit` the hot one, and moves to its next fresh page, or scans it for slots
+    /// of `kind` the hot one, and moves to its next fresh page, or scans it for slots
     /// freed since, or adds pages.
     #[cold]
     #[inline(never)]
-    fn take_slow(&self, lanes: &mut Lanes, visit: Visit) -> *const Slot {
-        if !ptr::fn_addr_eq(lanes.hot.visit, visit) {
-            let at = match lanes
-                .cold
-                .iter()
-                .position(|l| ptr::fn_addr_eq(l.visit, visit))
-            {
+    fn take_slow(&self, lanes: &mut Lanes, kind: Kind) -> *const Slot {
+        if lanes.hot.kind.id != kind.id {
+            let at = match lanes.cold.iter().position(|l| l.kind.id == kind.id) {
                 Some(at) => at,
                 None => {
-                    lanes.cold.push(Lane::new(visit));
+                    lanes.cold.push(Lane::new(kind));
                     lanes.cold.len() - 1
                 }
             };
@@ -311,7 +333,7 @@ impl Shard {
             for page in chunk.iter() {
                 page.header
                     .visit
-                    .store(lane.visit as *mut (), Ordering::Relaxed);
+                    .store(lane.kind.visit as *mut (), Ordering::Relaxed);
                 lane.pages.push(page);
             }
             let range = chunk.as_ptr_range();
@@ -371,24 +393,19 @@ impl Census {
         }
     }
 
-    /// Enters `entry`, which a sweep visits with `visit`, and returns its seat. `worker` is
+    /// Enters `entry`, of `kind`, and returns its seat. `worker` is
     /// the calling thread's pool worker index, if it is one of this system's pool workers.
     ///
     /// # Safety
     /// `worker`, if given, must be the calling thread's own pool index: that thread is the
     /// only one to hand out the slots of its shard. `entry` must stay valid until it has
-    /// left ([`Census::leave`]), and `visit` must be safe to call with it until then.
+    /// left ([`Census::leave`]), and `kind`'s visit must be safe to call with it until then.
     #[inline]
-    pub(crate) unsafe fn enter(
-        &self,
-        worker: Option<usize>,
-        entry: *const (),
-        visit: Visit,
-    ) -> Seat {
+    pub(crate) unsafe fn enter(&self, worker: Option<usize>, entry: *const (), kind: Kind) -> Seat {
         let slot = match worker.and_then(|k| self.workers.get(k)) {
             // SAFETY: the caller is worker `k`, the shard's owner.
-            Some(shard) => unsafe { shard.take(visit) },
-            None => self.take_shared(visit),
+            Some(shard) => unsafe { shard.take(kind) },
+            None => self.take_shared(kind),
         };
         // Release: a sweep that sees the entry sees its page's `visit`.
         // SAFETY: a slot lives as long as the census; a free slot is written only by the
@@ -400,10 +417,10 @@ impl Census {
     /// A free slot of the shared shard.
     #[cold]
     #[inline(never)]
-    fn take_shared(&self, visit: Visit) -> *const Slot {
+    fn take_shared(&self, kind: Kind) -> *const Slot {
         let _owner = self.shared_owner.lock();
         // SAFETY: the lock makes this thread the shared shard's owner.
-        unsafe { self.shared.take(visit) }
+        unsafe { self.shared.take(kind) }
     }
 
     /// Takes `entry` out of its seat. Waits while a sweep is using it.
@@ -520,6 +537,14 @@ mod tests {
         false
     }
 
+    /// The two entry types of the tests.
+    struct Counted;
+    struct CountedToo;
+
+    fn counted() -> Kind {
+        Kind::of::<Counted>(count)
+    }
+
     #[test]
     fn entries_are_visited_until_they_leave_and_slots_are_reused() {
         let census = Census::new(1);
@@ -528,7 +553,7 @@ mod tests {
         // SAFETY: this thread plays worker 0; the entries outlive their seats.
         let seats: Vec<Seat> = ptrs
             .iter()
-            .map(|&p| unsafe { census.enter(Some(0), p, count) })
+            .map(|&p| unsafe { census.enter(Some(0), p, counted()) })
             .collect();
         assert_eq!(census.live(), 1000);
         assert_eq!(census.sweep(), 1000);
@@ -540,13 +565,13 @@ mod tests {
         let chunks = census.workers[0].chunks.lock().len();
         // A second actor type gets pages of its own.
         // SAFETY: as above.
-        let other = unsafe { census.enter(Some(0), ptrs[0], count_too) };
+        let other = unsafe { census.enter(Some(0), ptrs[0], Kind::of::<CountedToo>(count_too)) };
         assert_eq!(census.workers[0].chunks.lock().len(), chunks + 1);
         Census::leave(other, ptrs[0]);
         let chunks = chunks + 1;
         // SAFETY: as above.
         for &p in &ptrs[1..] {
-            let _ = unsafe { census.enter(Some(0), p, count) };
+            let _ = unsafe { census.enter(Some(0), p, counted()) };
         }
         assert_eq!(
             census.workers[0].chunks.lock().len(),
@@ -556,7 +581,7 @@ mod tests {
         // Entering and leaving over and over reuses the freed slots.
         for _ in 0..100_000 {
             // SAFETY: as above.
-            let seat = unsafe { census.enter(Some(0), ptrs[0], count) };
+            let seat = unsafe { census.enter(Some(0), ptrs[0], counted()) };
             Census::leave(seat, ptrs[0]);
         }
         assert!(
@@ -565,10 +590,36 @@ mod tests {
         );
         // The shared shard, from a thread that is no pool worker.
         // SAFETY: the entry outlives the census.
-        let seat = unsafe { census.enter(None, ptrs[0], count) };
+        let seat = unsafe { census.enter(None, ptrs[0], counted()) };
         assert_eq!(census.live(), 1001);
         Census::leave(seat, ptrs[0]);
         assert_eq!(census.live(), 1000);
+    }
+    /// Another function with the same body, as an optimised build may make of one visit.
+    unsafe fn count_copy(_: *const ()) -> bool {
+        VISITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        true
+    }
+
+    #[test]
+    fn a_type_has_one_lane_whatever_its_visit_address() {
+        let census = Census::new(1);
+        let entries: Vec<Box<u64>> = (0..2).map(Box::new).collect();
+        let p = |i: usize| ptr::from_ref(&*entries[i]).cast::<()>();
+        // SAFETY: this thread plays worker 0; the entries outlive their seats.
+        let first = unsafe { census.enter(Some(0), p(0), counted()) };
+        let chunks = census.workers[0].chunks.lock().len();
+        // SAFETY: as above.
+        let second = unsafe { census.enter(Some(0), p(1), Kind::of::<Counted>(count_copy)) };
+        assert_eq!(
+            census.workers[0].chunks.lock().len(),
+            chunks,
+            "the same type, with its visit at another address, shares the lane's page"
+        );
+        assert_eq!(census.live(), 2);
+        Census::leave(first, p(0));
+        Census::leave(second, p(1));
+        assert_eq!(census.live(), 0);
     }
 }
 
@@ -606,7 +657,7 @@ mod loom_models {
             });
             let p = Arc::as_ptr(&entry).cast::<()>();
             // SAFETY: this thread plays worker 0; the entry outlives its seat.
-            let seat = unsafe { census.enter(Some(0), p, check_alive) };
+            let seat = unsafe { census.enter(Some(0), p, Kind::of::<Entry>(check_alive)) };
             let sweeper = {
                 let census = Arc::clone(&census);
                 thread::spawn(move || census.sweep())

@@ -57,7 +57,7 @@ use std::cell::UnsafeCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
-use crate::census::{Census, Seat};
+use crate::census::{Census, Kind, Seat};
 use crate::mailbox::capacity::Capacity;
 use crate::mailbox::{Mailbox, Push};
 use crate::task::{Run, Schedule, TurnReport};
@@ -176,7 +176,7 @@ impl<B: Behaviour> ActorCell<B> {
         let seat = unsafe {
             self.env
                 .census()
-                .enter(stage, Arc::as_ptr(me).cast(), B::VISIT)
+                .enter(stage, Arc::as_ptr(me).cast(), Kind::of::<B>(B::VISIT))
         };
         self.seat.store(seat.as_ptr().cast_mut(), Ordering::Relaxed);
     }
