@@ -54,7 +54,9 @@ pub struct Builder {
 
 impl Builder {
     /// The number of worker threads (stages). Else `FOOTLIGHTS_THREADS`, else the available
-    /// parallelism.
+    /// parallelism. With more threads than the CPUs the process may run on, at most as
+    /// many as there are CPUs are awake for shared work at once, and the others start
+    /// only when first needed (for work pinned to their stage, or when fewer are awake).
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = Some(n);
         self
@@ -175,12 +177,13 @@ impl Builder {
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
         let print_stats = config::resolve_flag(self.print_stats, config::STATS_ENV)?;
         let auto = (mode != PlacementMode::Manual).then(|| Arc::new(Auto::new(mode)));
-        let (sched, seeds) = Scheduler::new(
+        let sched = Scheduler::new(
             SchedulerConfig {
                 threads,
                 batch,
                 kind,
                 max_dedicated,
+                cpus: config::cpus(),
             },
             auto.clone().map(|a| a as Arc<dyn Observer>),
         );
@@ -211,7 +214,7 @@ impl Builder {
             controller: None,
             print_stats,
         };
-        match scheduler::start_workers(&shared.sched, seeds) {
+        match scheduler::start_workers(&shared.sched) {
             Ok(w) => system.workers = w,
             Err(e) => {
                 shared.sched.begin_shutdown();
@@ -565,7 +568,8 @@ impl System {
             controller.thread().unpark();
             let _ = controller.join();
         }
-        for w in self.workers.drain(..).chain(dedicated) {
+        let lazy = self.shared.sched.take_lazy_threads();
+        for w in self.workers.drain(..).chain(lazy).chain(dedicated) {
             // A worker never panics (handlers are caught); if it somehow did, carry on.
             let _ = w.join();
         }
