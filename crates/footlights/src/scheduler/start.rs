@@ -14,10 +14,11 @@
 //! workers than CPUs are awake. With as many workers as CPUs or fewer, every worker
 //! starts at once, as before.
 //!
-//! The thread takes its [`WorkerSeed`] (its deque and parker) from here when it runs, so
-//! that a thread the operating system refuses leaves the seed in place: the worker then
-//! goes back on the sleepers' list ([`super::park::Sleepers`]) and a later wake-up tries
-//! again. The threads started lazily are kept here for the system to join at shutdown;
+//! A lazily started thread takes its [`WorkerSeed`] (its deque and parker) from here when
+//! it runs, so that a thread the operating system refuses leaves the seed in place: the
+//! worker then goes back on the sleepers' list ([`super::park::Sleepers`]) and a later
+//! wake-up tries again. (A thread that starts with the system gets its seed moved in, as
+//! before: if one is refused, building the system fails.) The threads started lazily are kept here for the system to join at shutdown;
 //! none is started once the shutdown has begun.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,7 +57,10 @@ impl Starter {
     /// Starts worker `index`'s thread now (when the system is built) and returns it.
     pub(crate) fn start_now(&self, index: usize) -> std::io::Result<JoinHandle<()>> {
         let sched = self.sched.upgrade().expect("the scheduler is alive");
-        let handle = spawn(sched, index)?;
+        let seed = self.seeds[index].lock().take().expect("started once");
+        let handle = std::thread::Builder::new()
+            .name(format!("footlights-worker-{index}"))
+            .spawn(move || Worker::new(sched, seed).run())?;
         self.started[index].store(true, Ordering::Relaxed);
         Ok(handle)
     }
@@ -106,7 +110,8 @@ impl Starter {
     }
 }
 
-/// Starts the thread of pool worker `index`; it takes its seed from the starter.
+/// Starts the thread of pool worker `index` lazily; it takes its seed from the starter
+/// (so that a refused thread leaves the seed in place).
 fn spawn(sched: Arc<Scheduler>, index: usize) -> std::io::Result<JoinHandle<()>> {
     std::thread::Builder::new()
         .name(format!("footlights-worker-{index}"))

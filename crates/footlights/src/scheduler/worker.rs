@@ -246,7 +246,6 @@ impl Worker {
     ///
     /// The clock is read only where the worker changes phase (running, searching,
     /// parked; see [`crate::metrics`]), never per turn.
-    #[inline]
     pub(crate) fn run(self) {
         CURRENT.with(|c| c.set(&self));
         let sched = &self.sched;
