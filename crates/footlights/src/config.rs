@@ -9,6 +9,7 @@
 //! | placement | [`crate::Builder::placement`] | `FOOTLIGHTS_PLACEMENT` (`manual`, `observe`, `auto`) | `manual` |
 //! | dedicated stages at once | [`crate::Builder::max_dedicated`] | `FOOTLIGHTS_MAX_DEDICATED` | 4096 |
 //! | print each worker's counters at shutdown | [`crate::Builder::print_stats`] | `FOOTLIGHTS_STATS` (`0`, `1`) | `0` |
+//! | most workers awake for shared work at once | - | `FOOTLIGHTS_CPUS` | the CPUs in the process's affinity mask |
 //!
 //! The number of threads is a deployment decision, never the program's: the same binary
 //! runs on one stage or many.
@@ -34,6 +35,10 @@ pub const MAX_DEDICATED_ENV: &str = "FOOTLIGHTS_MAX_DEDICATED";
 pub const DEFAULT_MAX_DEDICATED: usize = 4096;
 /// The environment variable that prints each worker's counters at shutdown.
 pub const STATS_ENV: &str = "FOOTLIGHTS_STATS";
+/// The environment variable for the CPUs the runtime takes the process to have: at most
+/// this many pool workers are awake for shared work at once (tests set it to run many
+/// workers as a machine with that many CPUs would; by default, the affinity mask's count).
+pub const CPUS_ENV: &str = "FOOTLIGHTS_CPUS";
 
 /// A setting that cannot be used, naming where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]

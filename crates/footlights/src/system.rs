@@ -54,9 +54,10 @@ pub struct Builder {
 
 impl Builder {
     /// The number of worker threads (stages). Else `FOOTLIGHTS_THREADS`, else the available
-    /// parallelism. With more threads than the CPUs the process may run on, at most as
-    /// many as there are CPUs are awake for shared work at once, and the others start
-    /// only when first needed (for work pinned to their stage, or when fewer are awake).
+    /// parallelism. With more threads than the CPUs the process may run on (its affinity
+    /// mask, else `FOOTLIGHTS_CPUS`), at most as many as there are CPUs are awake for
+    /// shared work at once, and the others start only when first needed (for work pinned
+    /// to their stage, or when fewer are awake).
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = Some(n);
         self
@@ -172,6 +173,7 @@ impl Builder {
             config::MAX_DEDICATED_ENV,
             || DEFAULT_MAX_DEDICATED,
         )?;
+        let cpus = config::resolve("cpus", None, config::CPUS_ENV, config::cpus)?;
         let kind = config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?;
         let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
@@ -183,7 +185,7 @@ impl Builder {
                 batch,
                 kind,
                 max_dedicated,
-                cpus: config::cpus(),
+                cpus,
             },
             auto.clone().map(|a| a as Arc<dyn Observer>),
         );

@@ -32,9 +32,9 @@
 //! with the workers already awake, each woken one spins, finds little, parks and is woken
 //! again, and a preempted worker holds its next slot and deque while it waits for a core.
 //! So, as Go sizes its processors and tokio its workers to the CPUs, at most `active`
-//! workers (the pool's size, or the CPUs the process may use, from
-//! `std::thread::available_parallelism`, which counts the affinity mask and the cgroup's
-//! CPU quota on Linux, if there are fewer) are awake for shared work: a waker wakes
+//! workers (the pool's size, or the CPUs in the process's affinity mask if there are
+//! fewer: `crate::config::cpus`, which says why a cgroup's quota is not counted; or
+//! `FOOTLIGHTS_CPUS`) are awake for shared work: a waker wakes
 //! somebody for shared work (the injector, a backlog in a deque) only while more than the
 //! `spare` workers (the pool's size minus `active`) are parked, that is, while fewer than
 //! `active` are awake ([`Gate::worth_waking`]), and at most half of `active` (at least
@@ -48,7 +48,11 @@
 //! No wake-up is lost by it: a waker that wakes nobody because `active` workers are
 //! awake read the count after its push and fence, so each of those workers announces
 //! itself after that read, and its look after announcing sees the work (the store-buffer
-//! pattern above, once per worker). A handler that blocks its worker holds one of the
+//! pattern above, once per worker). A waker that saw more than `spare` parked but finds,
+//! under the list's lock, that another waker has taken that worker meanwhile wakes nobody
+//! either (so no spare worker is ever woken for shared work): the worker taken was parked
+//! when this waker read the count, and it looks for work after it wakes, which is after
+//! that read. A handler that blocks its worker holds one of the
 //! `active` places meanwhile; blocking actors belong on a dedicated stage
 //! ([`crate::Placement::Dedicated`]), where they hold none. The workers beyond `active`
 //! also start only when first woken ([`super::start`]).
