@@ -125,6 +125,7 @@ fn spawn(sched: Arc<Scheduler>, index: usize) -> std::io::Result<JoinHandle<()>>
 mod tests {
     use std::time::Duration;
 
+    use crate::config;
     use crate::{Actor, Addr, Context, Placement, ReplyTo, System, reply};
 
     /// A hang guard.
@@ -191,7 +192,8 @@ mod tests {
     /// that worker, runs there and answers, and the shutdown joins it.
     #[test]
     fn workers_beyond_the_cpus_start_only_for_work_pinned_to_them() {
-        let cpus = crate::config::cpus();
+        // As the system counts them (`FOOTLIGHTS_CPUS` may be set where the tests run).
+        let cpus = config::resolve("cpus", None, config::CPUS_ENV, config::cpus).unwrap();
         let threads = cpus + 3;
         let system = System::builder().threads(threads).build().unwrap();
         let trees = 8;
