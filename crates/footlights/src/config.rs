@@ -9,6 +9,7 @@
 //! | placement | [`crate::Builder::placement`] | `FOOTLIGHTS_PLACEMENT` (`manual`, `observe`, `auto`) | `manual` |
 //! | dedicated stages at once | [`crate::Builder::max_dedicated`] | `FOOTLIGHTS_MAX_DEDICATED` | 4096 |
 //! | print each worker's counters at shutdown | [`crate::Builder::print_stats`] | `FOOTLIGHTS_STATS` (`0`, `1`) | `0` |
+//! | most workers awake for shared work at once | - | `FOOTLIGHTS_CPUS` | the CPUs in the process's affinity mask |
 //!
 //! The number of threads is a deployment decision, never the program's: the same binary
 //! runs on one stage or many.
@@ -34,6 +35,10 @@ pub const MAX_DEDICATED_ENV: &str = "FOOTLIGHTS_MAX_DEDICATED";
 pub const DEFAULT_MAX_DEDICATED: usize = 4096;
 /// The environment variable that prints each worker's counters at shutdown.
 pub const STATS_ENV: &str = "FOOTLIGHTS_STATS";
+/// The environment variable for the CPUs the runtime takes the process to have: at most
+/// this many pool workers are awake for shared work at once (tests set it to run many
+/// workers as a machine with that many CPUs would; by default, the affinity mask's count).
+pub const CPUS_ENV: &str = "FOOTLIGHTS_CPUS";
 
 /// A setting that cannot be used, naming where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +163,34 @@ pub(crate) fn resolve_flag(given: Option<bool>, var: &'static str) -> Result<boo
 /// The machine's available parallelism, at least 1.
 pub(crate) fn available_parallelism() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The CPUs this process may run on: the count of its affinity mask (what `taskset`
+/// sets), at least 1. At most this many pool workers are awake for shared work at once
+/// (see `scheduler::park`, "As many awake as there are CPUs").
+///
+/// One system call. [`std::thread::available_parallelism`], which the default thread
+/// count uses, also reads the cgroup's CPU quota from files, which took 40 to 90 µs a
+/// call here: a tenth of the start-up of a system of two workers, paid by every
+/// benchmark run. So a quota is not counted here; with the default thread count (which
+/// counts it) the rule limits nothing either way. If the mask cannot be read (more than
+/// 1,024 CPUs), this falls back to `available_parallelism`.
+pub(crate) fn cpus() -> usize {
+    // SAFETY: `cpu_set_t` is a plain bit set, for which all zeroes is a valid (empty) value.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `set` is a valid, writable `cpu_set_t` of the size passed; pid 0 is the
+    // calling thread, whose mask is the process's unless the program changed it.
+    let rc =
+        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    if rc != 0 {
+        return available_parallelism();
+    }
+    // SAFETY: `set` is an initialised `cpu_set_t`, filled by the call above.
+    let n = unsafe { libc::CPU_COUNT(&set) };
+    match usize::try_from(n) {
+        Ok(n) if n > 0 => n,
+        _ => available_parallelism(),
+    }
 }
 
 #[cfg(test)]

@@ -54,7 +54,10 @@ pub struct Builder {
 
 impl Builder {
     /// The number of worker threads (stages). Else `FOOTLIGHTS_THREADS`, else the available
-    /// parallelism.
+    /// parallelism. With more threads than the CPUs the process may run on (its affinity
+    /// mask, else `FOOTLIGHTS_CPUS`), at most as many as there are CPUs are awake for
+    /// shared work at once, and the others start only when first needed (for work pinned
+    /// to their stage, or when fewer are awake).
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = Some(n);
         self
@@ -170,17 +173,19 @@ impl Builder {
             config::MAX_DEDICATED_ENV,
             || DEFAULT_MAX_DEDICATED,
         )?;
+        let cpus = config::resolve("cpus", None, config::CPUS_ENV, config::cpus)?;
         let kind = config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?;
         let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
         let print_stats = config::resolve_flag(self.print_stats, config::STATS_ENV)?;
         let auto = (mode != PlacementMode::Manual).then(|| Arc::new(Auto::new(mode)));
-        let (sched, seeds) = Scheduler::new(
+        let sched = Scheduler::new(
             SchedulerConfig {
                 threads,
                 batch,
                 kind,
                 max_dedicated,
+                cpus,
             },
             auto.clone().map(|a| a as Arc<dyn Observer>),
         );
@@ -211,7 +216,7 @@ impl Builder {
             controller: None,
             print_stats,
         };
-        match scheduler::start_workers(&shared.sched, seeds) {
+        match scheduler::start_workers(&shared.sched) {
             Ok(w) => system.workers = w,
             Err(e) => {
                 shared.sched.begin_shutdown();
@@ -565,7 +570,8 @@ impl System {
             controller.thread().unpark();
             let _ = controller.join();
         }
-        for w in self.workers.drain(..).chain(dedicated) {
+        let lazy = self.shared.sched.take_lazy_threads();
+        for w in self.workers.drain(..).chain(lazy).chain(dedicated) {
             // A worker never panics (handlers are caught); if it somehow did, carry on.
             let _ = w.join();
         }

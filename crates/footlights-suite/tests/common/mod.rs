@@ -40,6 +40,7 @@ pub fn suite_with(args: &[&str], threads: Option<&str>, env: &[(&str, &str)]) ->
         .env_remove("FOOTLIGHTS_PLACEMENT")
         .env_remove("FOOTLIGHTS_MAX_DEDICATED")
         .env_remove("FOOTLIGHTS_STATS")
+        .env_remove("FOOTLIGHTS_CPUS")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

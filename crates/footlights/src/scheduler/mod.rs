@@ -46,13 +46,21 @@
 //! # Sleeping and waking
 //!
 //! A worker that finds nothing in its own queues *searches* the others, spinning briefly,
-//! then parks ([`park::Sleepers`]); at most half the workers search at once, the others
-//! look once and park, and an idle runtime uses no CPU. Whoever makes work visible to other
-//! workers (a push to the injector, a backlog on a worker) wakes one parked worker if there
-//! is one and nobody is searching; a worker's backlog wakes somebody only once it is as
-//! long as a threshold that rises while woken workers find too little to do and falls while
-//! they keep busy ([`park`], "Waking only when it pays"). Each worker counts where its time
-//! goes: running, searching, parked and waking others ([`crate::metrics`]).
+//! then parks ([`park::Sleepers`]); at most half the workers that may be awake search at
+//! once, the others look once and park, and an idle runtime uses no CPU. Whoever makes
+//! work visible to other workers (a push to the injector, a backlog on a worker) wakes one
+//! parked worker if there is one and nobody is searching; a worker's backlog wakes
+//! somebody only once it is as long as a threshold that rises while woken workers find
+//! too little to do and falls while they keep busy ([`park`], "Waking only when it pays").
+//! Each worker counts where its time goes: running, searching, parked and waking others
+//! ([`crate::metrics`]).
+//!
+//! A pool of more workers than the CPUs the process may run on lets at most as many
+//! workers as CPUs be awake for shared work at once (a waker wakes nobody for shared work
+//! while that many are awake), and starts the others only when they are first woken: for
+//! work pinned to their stage, or once fewer are awake ([`park`], "As many awake as there
+//! are CPUs", and [`start`]). With as many workers as CPUs or fewer, that rule limits
+//! nothing.
 //!
 //! # Quiescence
 //!
@@ -70,6 +78,7 @@ pub(crate) mod probe;
 pub(crate) mod quiescence;
 pub(crate) mod scheduled;
 pub(crate) mod stage;
+pub(crate) mod start;
 pub(crate) mod worker;
 
 use std::sync::Arc;
@@ -88,6 +97,7 @@ use probe::Observer;
 use quiescence::Quiescence;
 pub(crate) use scheduled::{Runnable, Scheduled, Task};
 use stage::Stage;
+use start::Starter;
 pub use worker::INLINE_DEPTH;
 use worker::with_current as with_current_worker;
 
@@ -115,6 +125,9 @@ pub(crate) struct SchedulerConfig {
     pub(crate) batch: usize,
     pub(crate) kind: SchedulerKind,
     pub(crate) max_dedicated: usize,
+    /// The CPUs the process may run on: at most this many workers are awake for shared
+    /// work at once (see [`park`], "As many awake as there are CPUs").
+    pub(crate) cpus: usize,
 }
 
 /// The run queues and counters shared by every worker of one system.
@@ -143,12 +156,12 @@ pub(crate) struct WorkerSeed {
 }
 
 impl Scheduler {
-    /// A scheduler as configured, watched by `observer` if there is one, and the
-    /// per-worker parts to start its workers with.
+    /// A scheduler as configured, watched by `observer` if there is one. Its workers
+    /// start with [`start_workers`].
     pub(crate) fn new(
         config: SchedulerConfig,
         observer: Option<Arc<dyn Observer>>,
-    ) -> (Arc<Scheduler>, Vec<WorkerSeed>) {
+    ) -> Arc<Scheduler> {
         let seeds: Vec<WorkerSeed> = (0..config.threads)
             .map(|index| WorkerSeed {
                 index,
@@ -156,7 +169,7 @@ impl Scheduler {
                 parker: Parker::new(),
             })
             .collect();
-        let sched = Scheduler {
+        let sched = Arc::new_cyclic(|me| Scheduler {
             kind: config.kind,
             observer,
             injector: Injector::new(),
@@ -165,20 +178,24 @@ impl Scheduler {
                 .iter()
                 .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
                 .collect(),
-            sleepers: Sleepers::new(seeds.iter().map(|s| s.parker.unparker().clone()).collect()),
+            sleepers: Sleepers::new(
+                seeds.iter().map(|s| s.parker.unparker().clone()).collect(),
+                config.cpus,
+                Starter::new(me.clone(), seeds),
+            ),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
             dedicated: Dedicated::new(config.max_dedicated),
             shutdown: AtomicBool::new(false),
             round_robin: AtomicUsize::new(0),
             batch: config.batch,
-        };
+        });
         if sched.kind == SchedulerKind::Steal && sched.threads() == 1 {
             // A lone work-stealing worker keeps plain FIFO order (see `worker`); automatic
             // placement may switch it to hand-off order.
             sched.stages[0].set_fifo(true);
         }
-        (Arc::new(sched), seeds)
+        sched
     }
 
     /// Whether an observer watches the workers (placement `observe` or `auto`).
@@ -378,18 +395,20 @@ pub(crate) fn discard_after_shutdown(task: Task) {
     release_after_shutdown(task);
 }
 
-/// Starts the worker threads of `sched`.
+/// Starts the worker threads of `sched` that start with the system: as many as may be
+/// awake for shared work at once (the others start when first woken, see [`start`]).
 pub(crate) fn start_workers(
     sched: &Arc<Scheduler>,
-    seeds: Vec<WorkerSeed>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
-    seeds
-        .into_iter()
-        .map(|seed| {
-            let sched = Arc::clone(sched);
-            std::thread::Builder::new()
-                .name(format!("footlights-worker-{}", seed.index))
-                .spawn(move || worker::Worker::new(sched, seed).run())
-        })
+    (0..sched.sleepers.active())
+        .map(|index| sched.sleepers.starter().start_now(index))
         .collect()
+}
+
+impl Scheduler {
+    /// The pool workers' threads started since the system was built (shutdown: the caller
+    /// joins them, after [`Scheduler::begin_shutdown`], which stops any more starting).
+    pub(crate) fn take_lazy_threads(&self) -> Vec<std::thread::JoinHandle<()>> {
+        self.sleepers.starter().take_threads()
+    }
 }

@@ -16,12 +16,46 @@
 //! A worker that runs out of work in its own queues *searches* the others for a short
 //! while before it parks. While one worker searches, a waker wakes nobody: the searcher
 //! will find the work (this is Go's and tokio's rule, and what stops a burst of hand-offs
-//! from waking every sleeper). At most half the workers (at least one) search at once
+//! from waking every sleeper). At most half the workers that may be awake (at least one,
+//! see "As many awake as there are CPUs") search at once
 //! ([`Sleepers::begin_search`]); the others look once and park. No wake-up is lost: a
 //! searcher stops being one ([`Sleepers::end_search`]) before it announces itself, so if
 //! a waker saw it searching, the SC order puts the waker's fence before the searcher's,
 //! and the searcher's last look after announcing sees the work. A searcher that finds
 //! work while more is visible wakes another worker, so that a burst still spreads.
+//!
+//! # As many awake as there are CPUs
+//!
+//! A pool may have more workers than the process has CPUs to run them on
+//! (`FOOTLIGHTS_THREADS=8` under `taskset -c 0,1`, or a container's CPU quota). Workers
+//! beyond the CPUs cannot run shared work any sooner: they take turns on the same cores
+//! with the workers already awake, each woken one spins, finds little, parks and is woken
+//! again, and a preempted worker holds its next slot and deque while it waits for a core.
+//! So, as Go sizes its processors and tokio its workers to the CPUs, at most `active`
+//! workers (the pool's size, or the CPUs in the process's affinity mask if there are
+//! fewer: `crate::config::cpus`, which says why a cgroup's quota is not counted; or
+//! `FOOTLIGHTS_CPUS`) are awake for shared work: a waker wakes
+//! somebody for shared work (the injector, a backlog in a deque) only while more than the
+//! `spare` workers (the pool's size minus `active`) are parked, that is, while fewer than
+//! `active` are awake ([`Gate::worth_waking`]), and at most half of `active` (at least
+//! one) search at once. Pinned work wakes its own worker whatever the count
+//! ([`Sleepers::notify`]): an actor pinned to a stage always runs. A worker woken that way
+//! takes shared work too while it is awake, so up to `active` plus the workers with
+//! pinned work may be awake for a while; none is woken for shared work until the count
+//! is below `active` again. With as many workers as CPUs or fewer, `spare` is 0 and this
+//! rule limits nothing (64 workers on 64 CPUs: all 64 may be awake).
+//!
+//! No wake-up is lost by it: a waker that wakes nobody because `active` workers are
+//! awake read the count after its push and fence, so each of those workers announces
+//! itself after that read, and its look after announcing sees the work (the store-buffer
+//! pattern above, once per worker). A waker that saw more than `spare` parked but finds,
+//! under the list's lock, that another waker has taken that worker meanwhile wakes nobody
+//! either (so no spare worker is ever woken for shared work): the worker taken was parked
+//! when this waker read the count, and it looks for work after it wakes, which is after
+//! that read. A handler that blocks its worker holds one of the
+//! `active` places meanwhile; blocking actors belong on a dedicated stage
+//! ([`crate::Placement::Dedicated`]), where they hold none. The workers beyond `active`
+//! also start only when first woken ([`super::start`]).
 //!
 //! # Waking only when it pays
 //!
@@ -71,6 +105,7 @@ use crossbeam_utils::sync::Unparker;
 use parking_lot::Mutex;
 
 use super::pace::Yardstick;
+use super::start::Starter;
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::sync::{Ordering, fence};
 
@@ -87,13 +122,19 @@ const HELD: usize = 1 << (usize::BITS - 2);
 pub(crate) struct Gate {
     count: crate::sync::AtomicUsize,
     searching: crate::sync::AtomicUsize,
+    /// How many workers stay parked however much shared work there is: the pool's
+    /// workers beyond the CPUs it may run on (see "As many awake as there are CPUs").
+    spare: usize,
 }
 
 impl Gate {
-    pub(crate) fn new() -> Gate {
+    /// A gate with `parked` workers parked from the start, of which `spare` stay parked
+    /// for shared work.
+    pub(crate) fn new(spare: usize, parked: usize) -> Gate {
         Gate {
-            count: crate::sync::AtomicUsize::new(0),
+            count: crate::sync::AtomicUsize::new(parked),
             searching: crate::sync::AtomicUsize::new(0),
+            spare,
         }
     }
 
@@ -161,12 +202,14 @@ impl Gate {
         self.count.store(0, Ordering::SeqCst);
     }
 
-    /// After making work visible: whether a parked worker should be woken for it, that
-    /// is, somebody is parked and nobody is searching (a searcher will find the work).
+    /// After making work visible to every worker: whether a parked worker should be woken
+    /// for it, that is, more workers are parked than the spare ones (fewer are awake than
+    /// there are CPUs) and nobody is searching (a searcher will find the work).
     #[inline]
     pub(crate) fn worth_waking(&self) -> bool {
         fence(Ordering::SeqCst);
-        self.count.load(Ordering::Relaxed) > 0 && self.searching.load(Ordering::SeqCst) == 0
+        self.count.load(Ordering::Relaxed) > self.spare
+            && self.searching.load(Ordering::SeqCst) == 0
     }
 
     /// Workers parked or announced (a hint: it may change at once).
@@ -192,24 +235,51 @@ pub(crate) struct Sleepers {
     wake_backlog: AtomicUsize,
     /// The workers' pace (see [`super::pace`]).
     yardstick: Yardstick,
+    /// How many workers may be awake for shared work: the pool's size, or the CPUs the
+    /// process may run on if there are fewer.
+    active: usize,
+    /// What starts the workers that have no thread yet (see [`super::start`]).
+    starter: Starter,
     unparkers: Box<[Unparker]>,
 }
 
 impl Sleepers {
-    pub(crate) fn new(unparkers: Box<[Unparker]>) -> Self {
+    /// The sleepers of a pool woken through `unparkers`, of which `active` may be awake
+    /// for shared work at once. The first `active` workers are started when the system is
+    /// built; the others begin on the list, as if parked, and `starter` starts each the
+    /// first time it is woken.
+    pub(crate) fn new(unparkers: Box<[Unparker]>, active: usize, starter: Starter) -> Self {
+        let threads = unparkers.len();
+        let active = active.clamp(1, threads);
+        let mut parked = Vec::with_capacity(threads);
+        // The lowest index on top: woken first, once the list holds nothing else.
+        parked.extend((active..threads).rev());
         Sleepers {
-            parked: Mutex::new(Vec::with_capacity(unparkers.len())),
-            gate: Gate::new(),
+            gate: Gate::new(threads - active, parked.len()),
+            parked: Mutex::new(parked),
             wake_backlog: AtomicUsize::new(1),
             yardstick: Yardstick::new(),
+            active,
+            starter,
             unparkers,
         }
     }
 
-    /// Becomes a searcher if fewer than half the workers (at least one) search already;
-    /// `false` if enough do, and the caller should look once and park.
+    /// How many workers may be awake for shared work at once (and start with the system).
+    pub(crate) fn active(&self) -> usize {
+        self.active
+    }
+
+    /// What starts the workers (see [`super::start`]).
+    pub(crate) fn starter(&self) -> &Starter {
+        &self.starter
+    }
+
+    /// Becomes a searcher if fewer than half the workers that may be awake for shared work
+    /// (at least one) search already; `false` if enough do, and the caller should look
+    /// once and park.
     pub(crate) fn begin_search(&self) -> bool {
-        self.gate.begin_search((self.unparkers.len() / 2).max(1))
+        self.gate.begin_search((self.active / 2).max(1))
     }
 
     /// Stops searching (found work, or about to park: call before [`Sleepers::announce`]).
@@ -343,6 +413,12 @@ impl Sleepers {
         let start = by.map(|_| Instant::now());
         let woken = {
             let mut parked = self.parked.lock();
+            // Another waker may have taken the last worker beyond the spare ones since
+            // this one read the count: it will find the work (see "As many awake as
+            // there are CPUs"), and a spare one must not be woken for it.
+            if parked.len() <= self.gate.spare {
+                return;
+            }
             let woken = parked.pop();
             if woken.is_some() {
                 self.gate.withdraw();
@@ -350,9 +426,22 @@ impl Sleepers {
             woken
         };
         if let Some(index) = woken {
-            self.unparkers[index].unpark();
-            count_wake(by, start);
+            self.unpark(index, by, start);
         }
+    }
+
+    /// Unparks worker `index`, just taken off the list, starting its thread if it has
+    /// none yet; if the operating system refuses the thread, the worker goes back on the
+    /// list (see [`super::start`]).
+    fn unpark(&self, index: usize, by: Option<&WorkerStats>, start: Option<Instant>) {
+        if !self.starter.ensure(index) {
+            let mut parked = self.parked.lock();
+            parked.insert(0, index);
+            self.gate.announce();
+            return;
+        }
+        self.unparkers[index].unpark();
+        count_wake(by, start);
     }
 
     /// Wakes worker `index` if it is parked. Call after pushing onto its own inbox: by the
@@ -375,8 +464,7 @@ impl Sleepers {
             }
         };
         if removed {
-            self.unparkers[index].unpark();
-            count_wake(by, start);
+            self.unpark(index, by, start);
         }
     }
 
@@ -417,7 +505,7 @@ mod loom_models {
     #[test]
     fn a_searcher_that_parks_never_sleeps_on_new_work() {
         loom::model(|| {
-            let gate = Arc::new(Gate::new());
+            let gate = Arc::new(Gate::new(0, 0));
             let work = Arc::new(AtomicBool::new(false));
             assert!(gate.begin_search(1));
             let (g, w) = (Arc::clone(&gate), Arc::clone(&work));
@@ -440,7 +528,7 @@ mod loom_models {
     #[test]
     fn the_last_worker_awake_never_yields() {
         loom::model(|| {
-            let gate = Arc::new(Gate::new());
+            let gate = Arc::new(Gate::new(0, 0));
             let g = Arc::clone(&gate);
             let other = loom::thread::spawn(move || g.try_yield(2));
             let here = gate.try_yield(2);
@@ -462,7 +550,7 @@ mod loom_models {
     #[test]
     fn a_yielder_never_sleeps_on_its_own_inbox() {
         loom::model(|| {
-            let gate = Arc::new(Gate::new());
+            let gate = Arc::new(Gate::new(0, 0));
             let inbox = Arc::new(AtomicBool::new(false));
             let (g, i) = (Arc::clone(&gate), Arc::clone(&inbox));
             let waker = loom::thread::spawn(move || {
@@ -483,7 +571,7 @@ mod loom_models {
     #[test]
     fn yields_always_leave_one_worker_to_look() {
         loom::model(|| {
-            let gate = Arc::new(Gate::new());
+            let gate = Arc::new(Gate::new(0, 0));
             let yielders: Vec<_> = (0..2)
                 .map(|_| {
                     let g = Arc::clone(&gate);
@@ -502,13 +590,57 @@ mod loom_models {
         });
     }
 
+    /// Three workers on two CPUs: one is spare (parked, and not to be woken for shared
+    /// work while two are awake), and both awake workers run out of work and park while
+    /// a thread outside pushes shared work. Whatever the interleaving, either one of them
+    /// sees the work in its look after announcing, or the waker sees more than the spare
+    /// worker parked and wakes somebody.
+    #[test]
+    fn workers_beyond_the_cpus_never_leave_work_with_every_worker_asleep() {
+        loom::model(|| {
+            let gate = Arc::new(Gate::new(1, 1));
+            let work = Arc::new(AtomicBool::new(false));
+            let (g, w) = (Arc::clone(&gate), Arc::clone(&work));
+            let waker = loom::thread::spawn(move || {
+                w.store(true, Ordering::Relaxed);
+                g.worth_waking()
+            });
+            let (g, w) = (Arc::clone(&gate), Arc::clone(&work));
+            let other = loom::thread::spawn(move || {
+                g.announce();
+                w.load(Ordering::Relaxed)
+            });
+            gate.announce();
+            let saw = work.load(Ordering::Relaxed);
+            let other_saw = other.join().unwrap();
+            let woke = waker.join().unwrap();
+            assert!(
+                saw || other_saw || woke,
+                "the work was left with every worker asleep"
+            );
+        });
+    }
+
+    /// The spare worker alone parked, and the two awake workers still busy: the waker
+    /// wakes nobody (the awake workers will find the work), so a pool never has more
+    /// workers awake for shared work than CPUs.
+    #[test]
+    fn a_waker_never_wakes_a_spare_worker() {
+        loom::model(|| {
+            let gate = Gate::new(1, 1);
+            assert!(!gate.worth_waking(), "woke a worker beyond the CPUs");
+            gate.announce();
+            assert!(gate.worth_waking(), "one of the two awake workers parked");
+        });
+    }
+
     /// While a second worker still searches, the waker may leave the work to it; the
     /// searcher that parks meanwhile still never misses work the waker saw it searching
     /// for (the remaining searcher's own last look is the same protocol).
     #[test]
     fn a_waker_that_skips_for_a_searcher_leaves_the_work_seen() {
         loom::model(|| {
-            let gate = Arc::new(Gate::new());
+            let gate = Arc::new(Gate::new(0, 0));
             let work = Arc::new(AtomicBool::new(false));
             assert!(gate.begin_search(2));
             assert!(gate.begin_search(2));
