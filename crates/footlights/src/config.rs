@@ -174,7 +174,9 @@ pub(crate) fn available_parallelism() -> usize {
 /// call here: a tenth of the start-up of a system of two workers, paid by every
 /// benchmark run. So a quota is not counted here; with the default thread count (which
 /// counts it) the rule limits nothing either way. If the mask cannot be read (more than
-/// 1,024 CPUs), this falls back to `available_parallelism`.
+/// 1,024 CPUs), this falls back to `available_parallelism`, as it does on systems
+/// other than Linux.
+#[cfg(target_os = "linux")]
 pub(crate) fn cpus() -> usize {
     // SAFETY: `cpu_set_t` is a plain bit set, for which all zeroes is a valid (empty) value.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -191,6 +193,13 @@ pub(crate) fn cpus() -> usize {
         Ok(n) if n > 0 => n,
         _ => available_parallelism(),
     }
+}
+
+/// The CPUs this process may run on, where no affinity mask is read: the available
+/// parallelism.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn cpus() -> usize {
+    available_parallelism()
 }
 
 #[cfg(test)]
