@@ -34,14 +34,19 @@
 //!   that one stage passes a token fastest, kept automatically. The slot is kept only while
 //!   the turn that filled it is ending: if the running actor has another message to handle,
 //!   the slot is flushed to the deque first, so a hand-off never waits behind a busy actor.
+//! * A pool actor spawned from a worker thread goes on top of that worker's *nursery*, a stealable
+//!   deque it pops newest first, so that a tree of spawns runs depth first and other
+//!   workers steal its oldest, largest subtrees ([`worker`], "Spawns"); a lone worker
+//!   queues spawns like anything else it schedules.
 //! * From any other thread, the task goes into the global injector queue.
 //!
 //! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]
-//! times in a row, so a chain cannot starve the deque), then its own deque, then the
-//! injector, then by stealing half of another worker's deque (crossbeam-deque's
-//! work-stealing). Every 61st pick looks at the injector first, so work from outside is
-//! never starved by busy workers. An actor runs one *turn*: up to `batch` messages, then it
-//! goes to the back of the deque if it has more (Encore and Pony's fairness rule).
+//! times in a row, so a chain cannot starve the deque), then its own deque and nursery,
+//! then the injector, then by stealing half of another worker's nursery or deque
+//! (crossbeam-deque's work-stealing). Every 61st pick looks at the injector first, so work
+//! from outside is never starved by busy workers. An actor runs one *turn*: up to `batch`
+//! messages, then it goes to the back of the deque if it has more (Encore and Pony's
+//! fairness rule).
 //!
 //! # Sleeping and waking
 //!
@@ -136,7 +141,8 @@ pub(crate) struct Scheduler {
     /// What watches the workers, if anything (automatic placement).
     pub(crate) observer: Option<Arc<dyn Observer>>,
     pub(crate) injector: Injector<Task>,
-    pub(crate) stealers: Box<[Stealer<Task>]>,
+    /// The other ends of each pool worker's deque and nursery.
+    pub(crate) stealers: Box<[Stealers]>,
     /// The pool workers' stages, by index.
     pub(crate) stages: Box<[Arc<Stage>]>,
     pub(crate) sleepers: Sleepers,
@@ -148,10 +154,20 @@ pub(crate) struct Scheduler {
     pub(crate) batch: usize,
 }
 
+/// Where other workers steal one pool worker's tasks from.
+pub(crate) struct Stealers {
+    /// Its deque: tasks it scheduled, oldest first.
+    pub(crate) deque: Stealer<Task>,
+    /// Its nursery: actors it spawned that have not run yet, oldest first (see [`worker`],
+    /// "Spawns").
+    pub(crate) nursery: Stealer<Task>,
+}
+
 /// What a worker thread takes with it when it starts.
 pub(crate) struct WorkerSeed {
     pub(crate) index: usize,
     pub(crate) queue: crossbeam_deque::Worker<Task>,
+    pub(crate) nursery: crossbeam_deque::Worker<Task>,
     pub(crate) parker: Parker,
 }
 
@@ -166,6 +182,7 @@ impl Scheduler {
             .map(|index| WorkerSeed {
                 index,
                 queue: crossbeam_deque::Worker::new_fifo(),
+                nursery: crossbeam_deque::Worker::new_lifo(),
                 parker: Parker::new(),
             })
             .collect();
@@ -173,7 +190,13 @@ impl Scheduler {
             kind: config.kind,
             observer,
             injector: Injector::new(),
-            stealers: seeds.iter().map(|s| s.queue.stealer()).collect(),
+            stealers: seeds
+                .iter()
+                .map(|s| Stealers {
+                    deque: s.queue.stealer(),
+                    nursery: s.nursery.stealer(),
+                })
+                .collect(),
             stages: seeds
                 .iter()
                 .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
@@ -263,7 +286,7 @@ impl Scheduler {
             match w {
                 Some(w) => {
                     bump(&w.stats().spawned);
-                    w.schedule(task, site);
+                    w.spawned(task, site);
                 }
                 None => {
                     self.external.spawned.fetch_add(1, Ordering::Relaxed);
@@ -309,7 +332,11 @@ impl Scheduler {
     pub(crate) fn has_pool_work(&self) -> bool {
         match self.kind {
             SchedulerKind::Steal => {
-                !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
+                !self.injector.is_empty()
+                    || self
+                        .stealers
+                        .iter()
+                        .any(|s| !s.deque.is_empty() || !s.nursery.is_empty())
             }
             SchedulerKind::Share => !self.injector.is_empty(),
             SchedulerKind::Stages => false,

@@ -9,16 +9,32 @@
 //! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row
 //!    while other tasks wait; a chain with nothing behind it just goes on);
 //! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
-//!    scheduled, the stage's inbox for what others did) and its stealable deque, taking
-//!    turns at which comes first so neither starves the other;
+//!    scheduled, the stage's inbox for what others did), its stealable deque and its
+//!    nursery (below), taking turns at which comes first so none starves the others;
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
-//! 5. the other workers' deques (work stealing only).
+//! 5. the other workers' nurseries and deques (work stealing only), in that order.
 //!
 //! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
 //!
 //! Where a task *goes* depends on the actor's home ([`super::home`]) and on the
 //! scheduler kind: pool work goes to the next slot and deque (stealing) or the shared
 //! injector (sharing), or to the worker's own FIFO (stages); pinned work to its stage.
+//!
+//! **Spawns.** A pool worker of several puts an actor it spawns (for the pool) on top of
+//! its *nursery*, a second stealable deque, popped newest first, while other workers steal
+//! from its bottom, oldest first (the order of Cilk's work stealing). The deque keeps
+//! actors with messages in FIFO order (an actor whose turn used up its batch goes to the
+//! back), which is fair; but for a tree of spawns FIFO order is breadth first: the worker
+//! ran the oldest, largest pending subtree next, so a good part of the tree was alive at
+//! once (spreading at depth 19 peaked at 70 to 100 MB), the actors a turn touched were
+//! cold, the thief ran out of work again and again (over 2,000 steals a run), and two
+//! workers took twice the CPU time of one for the same tree (`docs/performance.md`, issue
+//! 15). Newest first, a worker walks the tree depth first (a 7 MB peak), reusing what its
+//! last actors freed, and a thief takes the largest subtrees and keeps busy (about 20
+//! steals a run). A spawned actor has not run yet, so no actor's messages are reordered. A
+//! nursery as long as the wake threshold wakes a sleeper, as the deque does
+//! ([`super::park`]). A lone worker keeps its FIFO order for spawns too (below): nobody can
+//! steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
 //! to its deque goes to its private FIFO, and it keeps one of two orders, chosen by the
@@ -42,7 +58,8 @@
 //! every other worker is parked, and waking them has been found not to pay (the wake
 //! threshold is above 1, see [`super::park`]). What it schedules then goes to its private
 //! FIFO instead of its deque (no atomic operation per task, and a hub's requests pile up
-//! and are served many a turn, as on one worker), and it publishes the FIFO to its deque
+//! and are served many a turn, as on one worker; what it spawns still goes to its
+//! nursery, where others can steal it), and it publishes the FIFO to its deque
 //! when the FIFO is as long as the wake threshold (it then wakes a sleeper), when another
 //! worker is awake again, or when it gives its work back ([`super::pace`]). So a chatty
 //! group whose second worker sleeps runs as it would on one worker.
@@ -140,6 +157,9 @@ pub(crate) struct Worker {
     /// A lone worker's copy of its stage's `fifo` flag.
     fifo: Cell<bool>,
     queue: crossbeam_deque::Worker<Task>,
+    /// Actors this pool worker spawned that have not run yet, newest on top (see the
+    /// module documentation, "Spawns"); other workers steal the oldest.
+    nursery: crossbeam_deque::Worker<Task>,
     next: Cell<Option<Task>>,
     /// Whether the task in the next slot is pinned to this stage (it then spills to the
     /// private FIFO, not the stealable deque).
@@ -165,7 +185,13 @@ impl Worker {
     /// A pool worker. Call on the worker's own thread.
     pub(crate) fn new(sched: Arc<Scheduler>, seed: WorkerSeed) -> Self {
         let stage = Arc::clone(&sched.stages[seed.index]);
-        Worker::with(sched, stage, Some(seed.index), seed.queue, seed.parker)
+        Worker::with(
+            sched,
+            stage,
+            Some(seed.index),
+            (seed.queue, seed.nursery),
+            seed.parker,
+        )
     }
 
     /// The worker of a dedicated stage. Call on the stage's own thread.
@@ -174,7 +200,10 @@ impl Worker {
             sched,
             stage,
             None,
-            crossbeam_deque::Worker::new_fifo(),
+            (
+                crossbeam_deque::Worker::new_fifo(),
+                crossbeam_deque::Worker::new_lifo(),
+            ),
             parker,
         )
     }
@@ -183,7 +212,7 @@ impl Worker {
         sched: Arc<Scheduler>,
         stage: Arc<Stage>,
         pool_index: Option<usize>,
-        queue: crossbeam_deque::Worker<Task>,
+        (queue, nursery): (crossbeam_deque::Worker<Task>, crossbeam_deque::Worker<Task>),
         parker: Parker,
     ) -> Self {
         let kind = sched.kind;
@@ -204,6 +233,7 @@ impl Worker {
             solo,
             fifo: Cell::new(fifo),
             queue,
+            nursery,
             next: Cell::new(None),
             next_pinned: Cell::new(false),
             local: RefCell::new(VecDeque::new()),
@@ -276,7 +306,10 @@ impl Worker {
             let found = if sched.sleepers.begin_search() {
                 let found = self.search();
                 sched.sleepers.end_search();
-                if found.is_some() && !self.queue.is_empty() && self.backlog_wakes() {
+                if found.is_some()
+                    && (!self.queue.is_empty() || !self.nursery.is_empty())
+                    && (self.backlog_wakes() || self.nursery_wakes())
+                {
                     // More was there than this worker took: let another worker help (it
                     // becomes the searcher, if one was asleep).
                     self.waking(|| sched.sleepers.notify_one(Some(stats)));
@@ -317,6 +350,7 @@ impl Worker {
         for task in left
             .chain(local)
             .chain(std::iter::from_fn(|| self.queue.pop()))
+            .chain(std::iter::from_fn(|| self.nursery.pop()))
         {
             super::discard_after_shutdown(task);
         }
@@ -397,6 +431,23 @@ impl Worker {
     pub(crate) fn schedule(&self, task: Task, site: Site) {
         bump(&self.stats().scheduled);
         self.place(task, site, true);
+    }
+
+    /// Schedules the actor `task` just spawned from this worker, whose home said `site`
+    /// (counted as [`Worker::schedule`] counts). A pool actor spawned on a pool worker of
+    /// several goes on top of the nursery (see the module documentation, "Spawns"), and
+    /// wakes a sleeper once the nursery is as long as the wake threshold.
+    #[inline]
+    pub(crate) fn spawned(&self, task: Task, site: Site) {
+        if site == Site::Pool && self.paced {
+            bump(&self.stats().scheduled);
+            self.nursery.push(task);
+            if self.nursery_wakes() {
+                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+            }
+            return;
+        }
+        self.schedule(task, site);
     }
 
     /// Puts a still-scheduled task back where its home says (its turn ended with work
@@ -520,6 +571,13 @@ impl Worker {
     #[inline]
     fn backlog_wakes(&self) -> bool {
         self.queue.len() >= self.sched.sleepers.wake_backlog()
+    }
+
+    /// Whether this worker's nursery holds enough to wake a sleeper for (as
+    /// [`Worker::backlog_wakes`]).
+    #[inline]
+    fn nursery_wakes(&self) -> bool {
+        self.nursery.len() >= self.sched.sleepers.wake_backlog()
     }
 
     /// Runs `wake`, which may wake another thread. A sampled turn does not count the time
@@ -682,6 +740,7 @@ impl Worker {
                 .or_else(|| self.local.borrow_mut().pop_front())
                 // Empty but for a steal's batch (two loads to find it empty).
                 .or_else(|| self.queue.pop())
+                .or_else(|| self.take_spawned())
                 .or_else(|| self.stage.take())
                 .or_else(|| self.take_injected());
         }
@@ -709,13 +768,32 @@ impl Worker {
             if let Some(task) = self.take_own() {
                 return Some(task);
             }
-            self.queue.pop().or_else(|| self.take_injected())
+            self.take_spawned()
+                .or_else(|| self.queue.pop())
+                .or_else(|| self.take_injected())
         } else {
             self.queue
                 .pop()
+                .or_else(|| self.take_spawned())
                 .or_else(|| self.take_own())
                 .or_else(|| self.take_injected())
         }
+    }
+
+    /// The newest actor this worker spawned that has not run yet (see the module
+    /// documentation, "Spawns"). Two loads when the nursery is empty (always, but on a pool
+    /// worker of several that spawns); the pop itself, with its fence, stays out of line.
+    #[inline]
+    fn take_spawned(&self) -> Option<Task> {
+        if self.nursery.is_empty() {
+            return None;
+        }
+        self.pop_spawned()
+    }
+
+    #[inline(never)]
+    fn pop_spawned(&self) -> Option<Task> {
+        self.nursery.pop()
     }
 
     /// Reads the order automatic placement chose for this lone worker. Entering FIFO order,
@@ -819,17 +897,27 @@ impl Worker {
                 if victim == index {
                     continue;
                 }
-                let before = self.queue.len();
-                match stealers[victim].steal_batch_and_pop(&self.queue) {
-                    Steal::Success(task) => {
-                        bump(&self.stats().steals);
-                        let moved = self.queue.len().saturating_sub(before) as u64 + 1;
-                        bump_by(&self.stats().stolen, moved);
-                        self.arrived(&task);
-                        return Some(task);
+                // The oldest spawns first: in a tree of spawns, the largest subtrees.
+                for (from, into) in [
+                    (&stealers[victim].nursery, &self.nursery),
+                    (&stealers[victim].deque, &self.queue),
+                ] {
+                    if from.is_empty() {
+                        // Two loads; a steal pins an epoch (a fence) before it finds that.
+                        continue;
                     }
-                    Steal::Retry => retry = true,
-                    Steal::Empty => {}
+                    let before = into.len();
+                    match from.steal_batch_and_pop(into) {
+                        Steal::Success(task) => {
+                            bump(&self.stats().steals);
+                            let moved = into.len().saturating_sub(before) as u64 + 1;
+                            bump_by(&self.stats().stolen, moved);
+                            self.arrived(&task);
+                            return Some(task);
+                        }
+                        Steal::Retry => retry = true,
+                        Steal::Empty => {}
+                    }
                 }
             }
         }
@@ -913,6 +1001,9 @@ impl Worker {
         // task would be in neither place for that look (popped, not yet pushed), and both
         // workers could sleep on it. If the yield fails, this worker takes it back.
         while let Some(task) = self.queue.pop() {
+            sched.injector.push(task);
+        }
+        while let Some(task) = self.nursery.pop() {
             sched.injector.push(task);
         }
         if !sched.sleepers.announce_yield(index) {

@@ -1,0 +1,98 @@
+//! In which order a worker starts the actors it spawned: on a worker of several, newest
+//! first (a tree of spawns then runs depth first, and other workers steal the oldest,
+//! largest subtrees); on a lone worker, in the order spawned (its FIFO order). See the
+//! scheduler's worker module, "Spawns". Checked by order only, never by time.
+
+use std::sync::{Arc, Mutex};
+use std::thread::{self, ThreadId};
+use std::time::Duration;
+
+use footlights::{Actor, Context, System};
+
+/// Generous: only a guard against a hang.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+const CHILDREN: u32 = 200;
+
+/// Where each actor started: its thread and its number (the parent is `u32::MAX`).
+type Log = Arc<Mutex<Vec<(ThreadId, u32)>>>;
+
+struct Child {
+    number: u32,
+    log: Log,
+}
+
+impl Actor for Child {
+    type Msg = ();
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        self.log
+            .lock()
+            .unwrap()
+            .push((thread::current().id(), self.number));
+        ctx.stop();
+    }
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
+}
+
+/// Spawns `CHILDREN` children, numbered in the order spawned, in its first turn.
+struct Parent {
+    log: Log,
+}
+
+impl Actor for Parent {
+    type Msg = ();
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        self.log
+            .lock()
+            .unwrap()
+            .push((thread::current().id(), u32::MAX));
+        for number in 0..CHILDREN {
+            ctx.spawn(Child {
+                number,
+                log: Arc::clone(&self.log),
+            });
+        }
+        ctx.stop();
+    }
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
+}
+
+/// Runs a parent on `threads` workers; returns the numbers of the children that started
+/// on the parent's thread, in the order they started, and how many started in all.
+fn started_beside_the_parent(threads: usize) -> (Vec<u32>, usize) {
+    let system = System::builder().threads(threads).build().unwrap();
+    let log = Log::default();
+    drop(system.spawn(Parent {
+        log: Arc::clone(&log),
+    }));
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let log = log.lock().unwrap();
+    let (parent, _) = *log
+        .iter()
+        .find(|(_, n)| *n == u32::MAX)
+        .expect("the parent started");
+    let beside = log
+        .iter()
+        .filter(|(t, n)| *t == parent && *n != u32::MAX)
+        .map(|(_, n)| *n)
+        .collect();
+    (beside, log.len() - 1)
+}
+
+#[test]
+fn a_worker_of_several_starts_what_it_spawned_newest_first() {
+    let (beside, all) = started_beside_the_parent(2);
+    assert_eq!(all, CHILDREN as usize, "every child started");
+    // Another worker may steal some (the oldest); what stays is started newest first.
+    assert!(
+        beside.windows(2).all(|w| w[0] > w[1]),
+        "newest first on the spawner's worker: {beside:?}"
+    );
+}
+
+#[test]
+fn a_lone_worker_starts_what_it_spawned_in_order() {
+    let (beside, all) = started_beside_the_parent(1);
+    assert_eq!(all, CHILDREN as usize);
+    assert_eq!(beside, (0..CHILDREN).collect::<Vec<_>>());
+}
