@@ -10,7 +10,9 @@
 //!    while other tasks wait; a chain with nothing behind it just goes on);
 //! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
 //!    scheduled, the stage's inbox for what others did), its stealable deque and its
-//!    nursery (below), taking turns at which comes first so none starves the others;
+//!    nursery (below), taking turns at which comes first so none starves the others (the
+//!    deque every other pick, the pinned work and the nursery every fourth each; and a
+//!    chain of hand-offs spills when a spawn waits, as when other work does);
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
 //! 5. the other workers' nurseries and deques (work stealing only), in that order.
 //!
@@ -33,7 +35,10 @@
 //! last actors freed, and a thief takes the largest subtrees and keeps busy (about 20
 //! steals a run). A spawned actor has not run yet, so no actor's messages are reordered. A
 //! nursery as long as the wake threshold wakes a sleeper, as the deque does
-//! ([`super::park`]). A lone worker keeps its FIFO order for spawns too (below): nobody can
+//! ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for
+//! as long as it keeps spawning, so the worker also takes its *oldest* spawn every
+//! [`INJECTOR_EVERY`] picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it
+//! looks at the nursery last). A lone worker keeps its FIFO order for spawns too (below): nobody can
 //! steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
@@ -734,6 +739,13 @@ impl Worker {
             }
         }
         if self.keeps_fifo() {
+            if picks % ABSORB_EVERY == 0
+                && let Some(task) = self.take_oldest_spawned()
+            {
+                // A worker alone for now looks at its nursery last: this bounds how long
+                // a spawn waits behind a busy FIFO.
+                return Some(task);
+            }
             // Oldest first: the next slot is filled only when the FIFO is empty.
             let next = self.next.take();
             return next
@@ -745,7 +757,12 @@ impl Worker {
                 .or_else(|| self.take_injected());
         }
         if picks % INJECTOR_EVERY == 0 {
-            if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
+            if let Some(task) = self
+                .stage
+                .take()
+                .or_else(|| self.take_injected())
+                .or_else(|| self.take_oldest_spawned())
+            {
                 return Some(task);
             }
         }
@@ -755,16 +772,22 @@ impl Worker {
                 self.streak.set(streak + 1);
                 return Some(task);
             }
-            if self.queue.is_empty() && self.local.borrow().is_empty() {
-                // Nothing waits behind the chain: it goes on here, and nobody is woken
-                // for a task this worker would run next anyway.
+            if self.queue.is_empty() && self.local.borrow().is_empty() && self.nursery.is_empty() {
+                // Nothing waits behind the chain (no spawn either): it goes on here, and
+                // nobody is woken for a task this worker would run next anyway.
                 self.streak.set(0);
                 return Some(task);
             }
             self.spill(task, self.next_pinned.get());
         }
         self.streak.set(0);
-        if picks & 1 == 0 {
+        if picks & 3 == 2 {
+            // The nursery first, so that neither pinned work nor the deque starves it.
+            self.take_spawned()
+                .or_else(|| self.take_own())
+                .or_else(|| self.queue.pop())
+                .or_else(|| self.take_injected())
+        } else if picks & 1 == 0 {
             if let Some(task) = self.take_own() {
                 return Some(task);
             }
@@ -794,6 +817,24 @@ impl Worker {
     #[inline(never)]
     fn pop_spawned(&self) -> Option<Task> {
         self.nursery.pop()
+    }
+
+    /// The oldest actor this worker spawned that has not run yet, taken from the end
+    /// thieves take from: newest first alone would let a worker that keeps spawning
+    /// leave its first spawns waiting for ever, so every [`INJECTOR_EVERY`] picks (every
+    /// [`ABSORB_EVERY`] while it keeps FIFO order) the oldest goes first.
+    fn take_oldest_spawned(&self) -> Option<Task> {
+        if self.nursery.is_empty() {
+            return None;
+        }
+        let own = &self.sched.stealers[self.pool_index?].nursery;
+        loop {
+            match own.steal() {
+                Steal::Success(task) => return Some(task),
+                Steal::Empty => return None,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
     }
 
     /// Reads the order automatic placement chose for this lone worker. Entering FIFO order,
