@@ -46,6 +46,7 @@ pub struct Builder {
     policy: Option<Policy>,
     placement: Option<PlacementMode>,
     max_dedicated: Option<usize>,
+    cpus: Option<usize>,
     print_stats: Option<bool>,
     on_panic: Option<PanicHook>,
     #[cfg(feature = "tokio")]
@@ -54,12 +55,36 @@ pub struct Builder {
 
 impl Builder {
     /// The number of worker threads (stages). Else `FOOTLIGHTS_THREADS`, else the available
-    /// parallelism. With more threads than the CPUs the process may run on (its affinity
-    /// mask, else `FOOTLIGHTS_CPUS`), at most as many as there are CPUs are awake for
-    /// shared work at once, and the others start only when first needed (for work pinned
-    /// to their stage, or when fewer are awake).
+    /// parallelism. With more threads than CPUs ([`Builder::cpus`]), at most as many
+    /// workers as there are CPUs are awake for shared work at once, and the others start
+    /// only when first needed (for work pinned to their stage, or when fewer are awake).
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = Some(n);
+        self
+    }
+
+    /// The CPUs the runtime counts on. Else `FOOTLIGHTS_CPUS`, else the CPUs in the
+    /// affinity mask of the thread that builds the system (what `taskset` sets).
+    ///
+    /// With more worker threads than this, at most this many workers are awake for shared
+    /// (pool) work at once: more would only take turns on the same CPUs, waking, spinning
+    /// and being preempted (`FOOTLIGHTS_THREADS=8` on two CPUs ran short programs up to
+    /// 2.2 times slower before this rule). The cost of the rule: a handler that *blocks*
+    /// (sleeps, waits on a lock or on I/O outside the runtime) holds one of those places
+    /// for as long as it blocks, and pool work waits for the others. Put actors that block
+    /// on threads of their own ([`crate::Placement::Dedicated`]), or, to have a pool in
+    /// which every worker may run shared work at once, set this to the thread count.
+    ///
+    /// ```
+    /// use footlights::System;
+    ///
+    /// // Four workers, each free to run pool work whatever the machine's CPUs.
+    /// let system = System::builder().threads(4).cpus(4).build().unwrap();
+    /// assert_eq!(system.threads(), 4);
+    /// system.shutdown();
+    /// ```
+    pub fn cpus(mut self, n: usize) -> Self {
+        self.cpus = Some(n);
         self
     }
 
@@ -173,7 +198,7 @@ impl Builder {
             config::MAX_DEDICATED_ENV,
             || DEFAULT_MAX_DEDICATED,
         )?;
-        let cpus = config::resolve("cpus", None, config::CPUS_ENV, config::cpus)?;
+        let cpus = config::resolve("cpus", self.cpus, config::CPUS_ENV, config::cpus)?;
         let kind = config::resolve_choice(self.scheduler, config::SCHEDULER_ENV)?;
         let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
@@ -291,6 +316,7 @@ impl System {
             policy: None,
             placement: None,
             max_dedicated: None,
+            cpus: None,
             print_stats: None,
             on_panic: None,
             #[cfg(feature = "tokio")]

@@ -21,6 +21,8 @@ use common::{PATIENCE, block, quiet};
 fn system(threads: usize, kind: SchedulerKind) -> System {
     System::builder()
         .threads(threads)
+        // Every worker may run pool work, whatever the machine's CPUs (`Builder::cpus`).
+        .cpus(threads)
         .scheduler(kind)
         .placement(PlacementMode::Manual)
         .policy(Policy::Task)
@@ -502,6 +504,7 @@ impl Actor for Sleeper {
 fn auto(threads: usize, kind: SchedulerKind) -> System {
     System::builder()
         .threads(threads)
+        .cpus(threads)
         .scheduler(kind)
         .policy(Policy::Task)
         .placement(PlacementMode::Auto)

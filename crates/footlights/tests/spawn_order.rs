@@ -88,7 +88,8 @@ fn a_worker_of_several_starts_what_it_spawned_newest_first() {
     // but for the oldest one now and then (every 61st pick), which bounds how long a
     // spawn can wait: a child started before every later one here is such a pick.
     let oldest = |i: usize| i + 1 < beside.len() && beside[i + 1..].iter().all(|&n| n > beside[i]);
-    let (old, new): (Vec<(usize, u32)>, Vec<(usize, u32)>) = beside
+    type Starts = Vec<(usize, u32)>;
+    let (old, new): (Starts, Starts) = beside
         .iter()
         .copied()
         .enumerate()

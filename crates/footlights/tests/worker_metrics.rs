@@ -115,7 +115,8 @@ fn pushes_to_another_stage_count_as_crossed_hand_offs() {
 
 #[test]
 fn every_worker_accounts_for_its_time_and_the_table_has_a_line_each() {
-    let system = System::builder().threads(2).build().unwrap();
+    // Both workers start and may run pool work, whatever the machine's CPUs.
+    let system = System::builder().threads(2).cpus(2).build().unwrap();
     let _nodes = ring(&system, 100, 20_000);
     // Wait (a hang guard, not a timing) until every worker has parked at least once: by
     // then it has run, searched in vain and parked, so each phase has been accounted.

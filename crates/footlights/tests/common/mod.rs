@@ -10,10 +10,16 @@ use footlights::{Actor, Addr, Context, Placement, System};
 /// How long a test waits for an outcome before it fails instead of hanging.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A system of `threads` workers, everything else from the environment and defaults.
+/// A system of `threads` workers, everything else from the environment and defaults,
+/// but for the CPUs it counts on: as many as its workers, so that every worker may run
+/// pool work at once whatever machine the tests run on (tests hold workers with
+/// [`Blocker`] and expect the others to go on; on a machine with fewer CPUs than workers
+/// the runtime would otherwise keep the extra workers for pinned work, see
+/// `Builder::cpus`).
 pub fn system(threads: usize) -> System {
     System::builder()
         .threads(threads)
+        .cpus(threads)
         .build()
         .expect("a system starts")
 }
@@ -23,6 +29,7 @@ pub fn system(threads: usize) -> System {
 pub fn system_quiet_on_panic(threads: usize) -> System {
     System::builder()
         .threads(threads)
+        .cpus(threads)
         .on_panic(|_| {})
         .build()
         .expect("a system starts")
