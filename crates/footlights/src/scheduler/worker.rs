@@ -38,8 +38,8 @@
 //! ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for
 //! as long as it keeps spawning, so the worker also takes its *oldest* spawn every
 //! [`INJECTOR_EVERY`] picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it
-//! looks at the nursery last). A lone worker keeps its FIFO order for spawns too (below): nobody can
-//! steal from it.
+//! looks at the nursery last). A lone worker keeps its FIFO order for spawns too (below):
+//! nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
 //! to its deque goes to its private FIFO, and it keeps one of two orders, chosen by the
