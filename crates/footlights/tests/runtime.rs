@@ -593,6 +593,12 @@ fn a_zero_thread_count_is_a_clear_error() {
 }
 
 #[test]
+fn a_zero_cpu_count_is_a_clear_error() {
+    let err = System::builder().cpus(0).build().expect_err("zero CPUs");
+    assert!(err.to_string().contains("cpus(0)"), "{err}");
+}
+
+#[test]
 fn replies_can_be_awaited_as_futures() {
     struct Echo;
     impl Actor for Echo {
