@@ -51,6 +51,8 @@
 //! (`RUSTFLAGS="--cfg loom"`).
 
 pub(crate) mod capacity;
+#[cfg(not(loom))]
+pub(crate) mod recycle;
 
 use std::mem::MaybeUninit;
 use std::ptr;
@@ -62,16 +64,34 @@ const IDLE: usize = 1;
 /// The next bit of `head`: set, always with [`IDLE`], once the mailbox is closed.
 const CLOSED: usize = 2;
 
-/// What a push found, and so what its caller must do.
+/// What a push found, and so what its caller must do. Its values are the tag bits of the
+/// head the push replaced (`CLOSED` is only ever set with `IDLE`), so that telling them
+/// apart is a test of those bits, not a computed enum tested again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
 pub(crate) enum Push {
     /// The actor was already scheduled: nothing more to do.
-    Queued,
+    Queued = 0,
     /// The actor was idle: the caller now holds the right, and the duty, to schedule it.
-    Woke,
+    Woke = IDLE,
     /// The mailbox was closed: the caller is now its consumer and must call
     /// [`Mailbox::take_back`], which gives the message back.
-    Closed,
+    Closed = IDLE | CLOSED,
+}
+
+impl Push {
+    /// What a push that replaced a head with address (and tags) `prev` found.
+    #[inline(always)]
+    fn of_tag(prev: usize) -> Push {
+        if prev & CLOSED != 0 {
+            // Closed only ever with idle.
+            Push::Closed
+        } else if prev & IDLE != 0 {
+            Push::Woke
+        } else {
+            Push::Queued
+        }
+    }
 }
 
 /// A pushed message. `next` comes first (`repr(C)`), so that the stub, which is only
@@ -126,8 +146,45 @@ fn untagged<T>(p: *mut Node<T>) -> *mut Node<T> {
     p.map_addr(|a| a & !(IDLE | CLOSED))
 }
 
+#[cfg(test)]
 fn is_tagged<T>(p: *mut Node<T>) -> bool {
     p.addr() & IDLE != 0
+}
+
+/// A new node holding `value`, its `next` null: a spare node of the thread's if it keeps
+/// one ([`recycle`]), else the allocator's.
+#[inline(always)]
+fn new_node<T>(value: T) -> *mut Node<T> {
+    let node = Node {
+        next: AtomicPtr::new(ptr::null_mut()),
+        value: MaybeUninit::new(value),
+    };
+    #[cfg(not(loom))]
+    {
+        let p = recycle::alloc::<Node<T>>();
+        // SAFETY: `alloc` returns memory for one `Node<T>`, unused by anybody else.
+        unsafe { p.write(node) };
+        p
+    }
+    #[cfg(loom)]
+    Box::into_raw(Box::new(node))
+}
+
+/// Frees a node from [`new_node`] whose value has been moved out.
+///
+/// # Safety
+/// `p` came from [`new_node`], its value is gone, and nobody reaches it any more.
+#[inline(always)]
+unsafe fn free_node<T>(p: *mut Node<T>) {
+    #[cfg(not(loom))]
+    // SAFETY: from `recycle::alloc` (through `new_node`); `next` needs no drop and the
+    // value is gone, as the caller says.
+    unsafe {
+        recycle::free(p)
+    };
+    #[cfg(loom)]
+    // SAFETY: from `Box::into_raw` in `new_node`; the value is `MaybeUninit`, not dropped.
+    drop(unsafe { Box::from_raw(p) });
 }
 
 impl<T> Mailbox<T> {
@@ -163,21 +220,12 @@ impl<T> Mailbox<T> {
     /// Enqueues `value`, and says what the push found: see [`Push`].
     #[inline(always)]
     pub(crate) fn push(&self, value: T) -> Push {
-        let node = Box::into_raw(Box::new(Node {
-            next: AtomicPtr::new(ptr::null_mut()),
-            value: MaybeUninit::new(value),
-        }));
+        let node = new_node(value);
         let prev = self.head.swap(node, Ordering::AcqRel);
         // SAFETY: `prev` is live: the consumer frees a node only after moving `tail` past it,
         // which needs `prev.next`, and that is null until the store below.
         unsafe { next_of(untagged(prev)).store(node, Ordering::Release) };
-        if !is_tagged(prev) {
-            Push::Queued
-        } else if prev.addr() & CLOSED == 0 {
-            Push::Woke
-        } else {
-            Push::Closed
-        }
+        Push::of_tag(prev.addr())
     }
 
     /// Takes the oldest message, if one is fully linked.
@@ -195,15 +243,16 @@ impl<T> Mailbox<T> {
         }
         // SAFETY: as above, `tail` is ours alone.
         self.tail.with_mut(|t| unsafe { *t = next });
+        if tail != self.stub_ptr() {
+            // SAFETY: `tail` came from `new_node` in `push`, its value was moved out when it
+            // was popped, and no producer can reach it any more (head moved past it).
+            unsafe { free_node(tail) };
+        }
+        // Read after the old tail is freed, not before: a value read first would be held
+        // across that call, and copied to the stack and back on every pop.
         // SAFETY: `next` was pushed with an initialised value that nobody has moved out yet;
         // it becomes the new tail, whose value counts as gone from now on.
-        let value = unsafe { (*next).value.assume_init_read() };
-        if tail != self.stub_ptr() {
-            // SAFETY: `tail` came from `Box::into_raw` in `push`, its value was moved out when
-            // it was popped, and no producer can reach it any more (head moved past it).
-            drop(unsafe { Box::from_raw(tail) });
-        }
-        Some(value)
+        Some(unsafe { (*next).value.assume_init_read() })
     }
 
     /// Whether no message is linked after the tail: what the next [`Mailbox::pop`] would
@@ -308,7 +357,7 @@ impl<T> Drop for Mailbox<T> {
         let tail = self.tail.with(|t| unsafe { *t });
         if tail != self.stub_ptr() {
             // SAFETY: a heap node from `push` whose value was moved out by `pop`.
-            drop(unsafe { Box::from_raw(tail) });
+            unsafe { free_node(tail) };
         }
     }
 }

@@ -283,6 +283,9 @@ impl Worker {
     /// parked; see [`crate::metrics`]), never per turn.
     pub(crate) fn run(self) {
         CURRENT.with(|c| c.set(&self));
+        // Freed mailbox nodes are kept for this thread's next sends (`mailbox::recycle`).
+        #[cfg(not(loom))]
+        let _spares = crate::mailbox::recycle::Spares::install();
         let sched = &self.sched;
         let stats = self.stats();
         let mut since = Instant::now();
@@ -365,6 +368,9 @@ impl Worker {
     /// any more and its inbox is empty.
     pub(crate) fn run_dedicated(self) {
         CURRENT.with(|c| c.set(&self));
+        // Freed mailbox nodes are kept for this thread's next sends (`mailbox::recycle`).
+        #[cfg(not(loom))]
+        let _spares = crate::mailbox::recycle::Spares::install();
         let sched = &self.sched;
         while !sched.is_shutdown() {
             if let Some(task) = self.take_own() {
