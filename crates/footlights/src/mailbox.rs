@@ -11,7 +11,9 @@
 //!   retry loop: a push always completes in two atomic operations.
 //! * The consumer owns `tail`, a node whose value has already been taken (at first the
 //!   `stub` embedded in the mailbox). `tail.next` is the next message. Popping moves `tail`
-//!   forward and frees the old tail.
+//!   forward and frees the old tail (a turn frees it once its handler has run:
+//!   [`Mailbox::take`]). Nodes come from the thread's spares, if it keeps any, and go back
+//!   to them ([`recycle`]).
 //! * **The invariant that makes scheduling exact:** the low bit of `head` is the *idle* bit.
 //!   It is set only by the consumer, and only with a compare-and-swap that succeeds when
 //!   `head == tail`, i.e. when the queue is empty and no push has begun since the consumer
@@ -118,6 +120,22 @@ unsafe fn next_of<'a, T>(p: *mut Node<T>) -> &'a AtomicPtr<Node<T>> {
     // SAFETY: `next` is the first field of both `Node` and `Stub` (both `repr(C)`), so a
     // pointer to either is a pointer to it; the caller vouches that it is live.
     unsafe { &*p.cast::<AtomicPtr<Node<T>>>() }
+}
+
+/// A node the consumer's tail has moved past (its value was taken when it was popped, and
+/// no producer reaches it any more), or null for the stub: freed when dropped.
+pub(crate) struct Spent<T>(*mut Node<T>);
+
+impl<T> Drop for Spent<T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: `take` makes a `Spent` only of a node from `new_node` that the tail
+            // has moved past: its value was moved out when it was popped, and no producer
+            // can reach it any more (head moved past it). Nothing else frees it.
+            unsafe { free_node(self.0) };
+        }
+    }
 }
 
 /// A lock-free MPSC queue with an idle bit; see the module documentation.
@@ -233,7 +251,22 @@ impl<T> Mailbox<T> {
     /// # Safety
     /// Only the single consumer may call this: the worker that currently runs the actor
     /// (the scheduling protocol guarantees there is at most one), or the owner of `&mut self`.
+    #[inline]
     pub(crate) unsafe fn pop(&self) -> Option<T> {
+        // SAFETY: the caller's guarantee is `take`'s. The spent node goes right away.
+        unsafe { self.take() }.map(|(value, _spent)| value)
+    }
+
+    /// Takes the oldest message, if one is fully linked, with the node the tail has just
+    /// moved past, which is freed when that is dropped. A turn drops it after the handler:
+    /// the message's bytes are read first and go straight to the handler, with no call in
+    /// between that they would have to be kept across, and the freed node is there for
+    /// the next turn's sends ([`recycle`]).
+    ///
+    /// # Safety
+    /// As for [`Mailbox::pop`].
+    #[inline(always)]
+    pub(crate) unsafe fn take(&self) -> Option<(T, Spent<T>)> {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
         let tail = self.tail.with(|t| unsafe { *t });
         // SAFETY: `tail` is the stub or a node this consumer has not freed yet.
@@ -243,16 +276,16 @@ impl<T> Mailbox<T> {
         }
         // SAFETY: as above, `tail` is ours alone.
         self.tail.with_mut(|t| unsafe { *t = next });
-        if tail != self.stub_ptr() {
-            // SAFETY: `tail` came from `new_node` in `push`, its value was moved out when it
-            // was popped, and no producer can reach it any more (head moved past it).
-            unsafe { free_node(tail) };
-        }
-        // Read after the old tail is freed, not before: a value read first would be held
-        // across that call, and copied to the stack and back on every pop.
         // SAFETY: `next` was pushed with an initialised value that nobody has moved out yet;
         // it becomes the new tail, whose value counts as gone from now on.
-        Some(unsafe { (*next).value.assume_init_read() })
+        let value = unsafe { (*next).value.assume_init_read() };
+        // The stub is part of the mailbox, not a node to free.
+        let spent = if tail == self.stub_ptr() {
+            ptr::null_mut()
+        } else {
+            tail
+        };
+        Some((value, Spent(spent)))
     }
 
     /// Whether no message is linked after the tail: what the next [`Mailbox::pop`] would

@@ -127,7 +127,8 @@ impl<B: Behaviour> ActorCell<B> {
         };
         loop {
             // SAFETY: the only consumer, as in `run_turn`.
-            let Some(envelope) = (unsafe { self.mailbox.pop() }) else {
+            // The node the tail moved past is freed after the handler (see `take`).
+            let Some((envelope, _spent)) = (unsafe { self.mailbox.take() }) else {
                 return TurnEnd::Empty;
             };
             *taken += 1;

@@ -7,16 +7,17 @@
 //! that moves the tail past it frees it), so a hop between two actors on one worker is an
 //! allocation and a free: about 80 instructions of mimalloc's, a fifth of a hop. But on a
 //! worker the free and the next allocation of the same size come a few instructions apart
-//! (the turn pops its message, freeing the old tail, then its handler sends), so the node
-//! just freed can simply be handed to the next push.
+//! (a turn frees the node its tail moved past after each handler, and the next handler
+//! sends), so the node just freed can simply be handed to the next push.
 //!
 //! * **Where the spares live.** In a [`Spares`] that a worker thread installs for as long
 //!   as its loop runs ([`Spares::install`]); a thread-local pointer to it, with a constant
 //!   initialiser and no destructor, is one load from the thread's block. A thread without
-//!   one (a thread outside the runtime, such as `counting`'s sender) finds the pointer null
-//!   and goes to the allocator after that one load and test, so its messages cost what
-//!   they did. When the worker's loop ends, the guard takes the pointer back and frees the
-//!   spares.
+//!   spares of its own (a thread outside the runtime, such as `counting`'s sender) points
+//!   at a static set whose classes are empty and full at once, so it goes to the allocator
+//!   after the same load and test as a worker whose class is empty (or full), with no
+//!   test of its own. When the worker's loop ends, the guard points the thread back there
+//!   and frees the spares.
 //! * **Size classes.** Spares are kept by node size, one free list per multiple of eight
 //!   bytes up to [`LARGEST`], for nodes whose alignment is eight (a node holds an atomic
 //!   pointer, so it is at least that; a message aligned to more goes to the allocator).
@@ -61,9 +62,32 @@ pub(crate) struct Spares {
     classes: [Class; CLASSES],
 }
 
+/// What a thread that keeps no spares points at: no spare in any class, and every class
+/// full, so that neither [`alloc()`] nor [`free`] ever writes to it, and neither needs a
+/// test for a thread without spares of its own.
+struct NoSpares(Spares);
+
+// SAFETY: never written (see above): every access is a read of a `Cell` whose value never
+// changes.
+unsafe impl Sync for NoSpares {}
+
+static NONE: NoSpares = NoSpares(Spares {
+    classes: [const {
+        Class {
+            top: Cell::new(ptr::null_mut()),
+            len: Cell::new(KEEP),
+        }
+    }; CLASSES],
+});
+
 thread_local! {
-    /// The spares of the worker running on this thread, or null.
-    static SPARES: Cell<*const Spares> = const { Cell::new(ptr::null()) };
+    /// The spares of the worker running on this thread, or [`NONE`]'s.
+    static SPARES: Cell<*const Spares> = const { Cell::new(&NONE.0) };
+}
+
+/// Whether the calling thread keeps spares of its own.
+fn installed() -> bool {
+    !ptr::eq(SPARES.get(), &NONE.0)
 }
 
 /// The size class of nodes of `layout`, if they are kept.
@@ -81,24 +105,33 @@ fn layout_of(class: usize) -> Layout {
     Layout::from_size_align((class + 1) * 8, 8).expect("a valid node layout")
 }
 
+/// The calling thread's class `class`.
+///
+/// # Safety
+/// The reference must not be kept past the caller's return (the installed spares go when
+/// their guard does).
+#[inline(always)]
+unsafe fn class(class: usize) -> &'static Class {
+    // SAFETY: the pointer is `NONE`'s spares or the installed `Spares` of this thread,
+    // alive until its guard takes the pointer back (see `Spares::install`), which the
+    // caller's use cannot outlast.
+    unsafe { &(*SPARES.get()).classes[class] }
+}
+
 /// Uninitialised memory for one `N`: a spare of its size if this thread keeps one, else
 /// the allocator's.
 #[inline(always)]
 pub(crate) fn alloc<N>() -> *mut N {
     if let Some(class) = const { class_of(Layout::new::<N>()) } {
-        let spares = SPARES.get();
-        if !spares.is_null() {
-            // SAFETY: a non-null pointer is the installed `Spares` of this thread, alive
-            // until its guard clears the pointer (see `Spares::install`).
-            let class = unsafe { &(*spares).classes[class] };
-            let top = class.top.get();
-            if !top.is_null() {
-                // SAFETY: a spare on the list is a free node of this class's layout, whose
-                // first word links the next spare.
-                class.top.set(unsafe { (*top).next });
-                class.len.set(class.len.get() - 1);
-                return top.cast();
-            }
+        // SAFETY: used in this call only.
+        let class = unsafe { self::class(class) };
+        let top = class.top.get();
+        if !top.is_null() {
+            // SAFETY: a spare on the list is a free node of this class's layout, whose
+            // first word links the next spare (`NONE` has none).
+            class.top.set(unsafe { (*top).next });
+            class.len.set(class.len.get() - 1);
+            return top.cast();
         }
     }
     let layout = Layout::new::<N>();
@@ -110,32 +143,27 @@ pub(crate) fn alloc<N>() -> *mut N {
     p.cast()
 }
 
-/// Gives back the memory of an `N` from [`alloc`]: kept as a spare if this thread keeps
+/// Gives back the memory of an `N` from [`alloc()`]: kept as a spare if this thread keeps
 /// spares and its class has room, else freed.
 ///
 /// # Safety
-/// `p` came from [`alloc::<N>`] (on any thread), its contents are dropped or moved out,
+/// `p` came from [`alloc::<N>()`](alloc()) (on any thread), its contents are dropped or moved out,
 /// and nothing uses it any more.
 #[inline(always)]
 pub(crate) unsafe fn free<N>(p: *mut N) {
     if let Some(class) = const { class_of(Layout::new::<N>()) } {
-        let spares = SPARES.get();
-        if !spares.is_null() {
-            // SAFETY: as in `alloc`.
-            let class = unsafe { &(*spares).classes[class] };
-            let len = class.len.get();
-            if len < KEEP {
-                let spare = p.cast::<Spare>();
-                // SAFETY: the caller gives the node up; its first word becomes the link.
-                unsafe {
-                    spare.write(Spare {
-                        next: class.top.get(),
-                    })
-                };
-                class.top.set(spare);
-                class.len.set(len + 1);
-                return;
-            }
+        // SAFETY: used in this call only.
+        let class = unsafe { self::class(class) };
+        let len = class.len.get();
+        if len < KEEP {
+            // (Every class of `NONE` is full.)
+            let spare = p.cast::<Spare>();
+            let next = class.top.get();
+            // SAFETY: the caller gives the node up; its first word becomes the link.
+            unsafe { spare.write(Spare { next }) };
+            class.top.set(spare);
+            class.len.set(len + 1);
+            return;
         }
     }
     // SAFETY: allocated by `alloc::<N>` with this layout (a spare of `N`'s class has it too).
@@ -152,7 +180,7 @@ impl Spares {
     /// them. A thread that keeps spares already goes on with those (the guard does
     /// nothing).
     pub(crate) fn install() -> Installed {
-        if !SPARES.get().is_null() {
+        if installed() {
             return Installed { spares: None };
         }
         let spares = Box::new(Spares {
@@ -173,12 +201,12 @@ impl Drop for Installed {
         let Some(spares) = self.spares.take() else {
             return;
         };
-        SPARES.set(ptr::null());
+        SPARES.set(&NONE.0);
         for (class, list) in spares.classes.iter().enumerate() {
             let mut top = list.top.get();
             while !top.is_null() {
                 // SAFETY: a spare on the list, given up by `free`, allocated with its
-                // class's layout; nothing else reaches it now that the pointer is cleared.
+                // class's layout; nothing else reaches it now that the pointer is back.
                 let next = unsafe { (*top).next };
                 // SAFETY: as above.
                 unsafe { alloc::dealloc(top.cast(), layout_of(class)) };
@@ -215,16 +243,21 @@ mod tests {
         // SAFETY: as above.
         unsafe { free(a) };
         drop(guard);
-        assert!(SPARES.get().is_null(), "the guard takes the spares back");
+        assert!(!installed(), "the guard takes the spares back");
     }
 
     #[test]
     fn a_thread_without_spares_uses_the_allocator() {
-        assert!(SPARES.get().is_null());
+        assert!(!installed());
         let a = alloc::<Node40>();
         // SAFETY: from `alloc`, nothing in it to drop.
         unsafe { free(a) };
-        assert!(SPARES.get().is_null());
+        assert!(!installed());
+        let none = &NONE.0.classes[class_of(Layout::new::<Node40>()).unwrap()];
+        assert!(
+            none.top.get().is_null() && none.len.get() == KEEP,
+            "NONE stays as it was"
+        );
     }
 
     #[test]
