@@ -536,12 +536,16 @@ mod loom_models {
                 .collect();
             let mut seen = Vec::new();
             // One consumer turn, as the turn's loop takes it: peek, and take what the peek
-            // saw; then try to go idle. A peek that sees a message guarantees the pop.
+            // saw, freeing the spent node only after the next peek; then try to go idle. A
+            // peek that sees a message guarantees the pop.
             // SAFETY: this thread is the only consumer.
             while !unsafe { m.is_empty() } {
                 // SAFETY: as above.
-                let v = unsafe { m.pop() }.expect("a message the peek saw is there to pop");
+                let (v, spent) = unsafe { m.take() }.expect("a message the peek saw is there");
                 seen.push(v);
+                // SAFETY: as above.
+                let _ = unsafe { m.is_empty() };
+                drop(spent);
             }
             // SAFETY: as above.
             let went_idle = unsafe { m.mark_idle() };

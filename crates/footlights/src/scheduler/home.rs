@@ -184,6 +184,14 @@ impl Home {
         decode(self.word.load())
     }
 
+    /// Whether the actor is scheduled on any worker of the pool next (`target()` is
+    /// [`Site::Pool`]): one test of the word, for the send path, where the compiler would
+    /// otherwise decode every site to compare with one.
+    #[inline]
+    pub(crate) fn targets_pool(&self) -> bool {
+        self.word.load() & !MOVABLE == POOL
+    }
+
     /// Whether the runtime may move the actor.
     pub(crate) fn movable(&self) -> bool {
         self.word.load() & MOVABLE != 0

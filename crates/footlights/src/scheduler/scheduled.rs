@@ -125,9 +125,14 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
                     w.note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
                 }
                 if woke {
-                    let site = self.home.target();
                     // SAFETY: the caller's push found the actor idle.
                     let task = unsafe { self.take_idle_reference() };
+                    if self.home.targets_pool() {
+                        // The common case first: one test of the home word.
+                        w.schedule(task, Site::Pool);
+                        return;
+                    }
+                    let site = self.home.target();
                     if site == Site::Inline && w.can_inline() {
                         w.run_inline(task);
                     } else {
@@ -154,6 +159,21 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         let site = self.home.target();
         // SAFETY: the caller's push found the actor idle.
         sched.schedule(unsafe { self.take_idle_reference() }, site);
+    }
+
+    /// Ends a turn that did not end with [`TurnEnd::Empty`]: stops the actor, leaves it
+    /// waiting, or puts it back in a run queue.
+    #[inline(never)]
+    fn end_turn(self: Arc<Self>, end: TurnEnd, worker: &Worker) {
+        match end {
+            TurnEnd::Stop => self.stop(worker),
+            TurnEnd::Wait => self.go_wait(worker),
+            TurnEnd::Yield => {
+                let site = self.home.target();
+                worker.requeue(self, site);
+            }
+            TurnEnd::Empty => self.go_idle(worker),
+        }
     }
 
     /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
@@ -214,14 +234,12 @@ impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
         if worker.observed() {
             worker.turn_ending(|| self.task(), report.handled);
         }
-        match report.end {
-            TurnEnd::Stop => self.stop(worker),
-            TurnEnd::Wait => self.go_wait(worker),
-            TurnEnd::Yield => {
-                let site = self.home.target();
-                worker.requeue(self, site);
-            }
-            TurnEnd::Empty => self.go_idle(worker),
+        // The common end with a test of its own, the others out of line (together, the
+        // compiler made them a jump table, which every turn went through).
+        if report.end == TurnEnd::Empty {
+            self.go_idle(worker);
+        } else {
+            self.end_turn(report.end, worker);
         }
     }
 

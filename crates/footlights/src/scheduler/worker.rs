@@ -438,7 +438,7 @@ impl Worker {
 
     /// Schedules `task`, whose home said `site`, from this worker (a fresh scheduling:
     /// counted, and eligible for the next slot).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn schedule(&self, task: Task, site: Site) {
         bump(&self.stats().scheduled);
         self.place(task, site, true);
@@ -468,7 +468,7 @@ impl Worker {
         self.place(task, site, false);
     }
 
-    #[inline]
+    #[inline(always)]
     fn place(&self, task: Task, site: Site, fresh: bool) {
         if site == Site::Pool && fresh && self.steal_pool {
             // The common case, kept short: a hand-off under work stealing.
@@ -482,7 +482,7 @@ impl Worker {
     /// that automatic placement told to keep plain FIFO order; then the next slot takes a
     /// task only when nothing else waits (so it is always the oldest task, and a ring's
     /// hand-off still skips the queue).
-    #[inline]
+    #[inline(always)]
     fn hand_off(&self, task: Task, pinned: bool) {
         if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
             self.queue_privately(task);
@@ -494,7 +494,7 @@ impl Worker {
     /// Queues `task` at the back of the private FIFO (FIFO order). A worker that is alone
     /// only for now publishes the FIFO to its deque and wakes a sleeper once the FIFO is
     /// as long as the wake threshold (see the module documentation).
-    #[inline]
+    #[inline(never)]
     fn queue_privately(&self, task: Task) {
         let mut local = self.local.borrow_mut();
         local.push_back(task);
@@ -556,7 +556,7 @@ impl Worker {
     }
 
     /// Puts `task` in the next slot; what was there spills to where it belongs.
-    #[inline]
+    #[inline(always)]
     fn set_next(&self, task: Task, pinned: bool) {
         let was_pinned = self.next_pinned.replace(pinned);
         if let Some(previous) = self.next.replace(Some(task)) {
@@ -566,6 +566,7 @@ impl Worker {
 
     /// Queues a task that leaves the next slot: pinned work to the private FIFO, pool work
     /// to the deque, where idle workers can steal it.
+    #[inline(never)]
     fn spill(&self, task: Task, pinned: bool) {
         if pinned {
             self.local.borrow_mut().push_back(task);
@@ -609,6 +610,7 @@ impl Worker {
         }
     }
 
+    #[inline(never)]
     fn place_elsewhere(&self, task: Task, site: Site, fresh: bool) {
         match site {
             Site::Pool | Site::Inline => self.place_in_pool(task, fresh),
