@@ -13,8 +13,9 @@
 //! * **Where the spares live.** In a [`Spares`] that a worker thread installs for as long
 //!   as its loop runs ([`Spares::install`]); a thread-local pointer to it, with a constant
 //!   initialiser and no destructor, is one load from the thread's block. A thread without
-//!   spares of its own (a thread outside the runtime, such as `counting`'s sender) points
-//!   at a static set whose classes are empty and full at once, so it goes to the allocator
+//!   spares of its own (a thread outside the runtime, such as a program's main thread
+//!   sending the first messages) points at a static set whose classes are empty and full
+//!   at once, so it goes to the allocator
 //!   after the same load and test as a worker whose class is empty (or full), with no
 //!   test of its own. When the worker's loop ends, the guard points the thread back there
 //!   and frees the spares.
