@@ -50,7 +50,7 @@
 //! the time (chameneos in its slow mode: three quarters of its steals; big's
 //! neighbourhoods: about half), trees of spawns never (a subtree does not talk to its
 //! siblings). So while no solo rate is known, a worker also keeps a *tally* of its steals
-//! and steals back: at least [`TUG_STEALS_BACK`] steals back, a quarter or more of its
+//! and steals back: at least [`TUG_STEALS_BACK`] steals back, an eighth or more of its
 //! steals, within [`TUG_EPOCHS`] epochs find a tug of war, and [`TUG_TALLIES`] such tallies
 //! in a row make it give its work back, as a rate below the solo rate would. The first
 //! tally that finds a tug of war also makes the system *label groups*, so that a worker
@@ -72,7 +72,7 @@ pub(crate) const EPOCH_TICKS: u32 = 16;
 /// Fewer messages than this in an epoch decide nothing (the rate would be noise).
 pub(crate) const MIN_MESSAGES: u64 = 256;
 /// Steals back (see the module documentation, "Tug of war") that make a tug of war: at
-/// least this many, and at least a quarter of the steals counted with them.
+/// least this many, and at least an eighth of the steals counted with them.
 pub(crate) const TUG_STEALS_BACK: u64 = 16;
 /// Epochs a tally of steals may last before it starts again: the steals back must come
 /// at least one an epoch.
@@ -254,7 +254,7 @@ impl Pace {
 /// few to say.
 fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
     if back >= TUG_STEALS_BACK {
-        Some(back.saturating_mul(4) >= steals)
+        Some(back.saturating_mul(8) >= steals)
     } else if steals >= TUG_STEALS_BACK * 4 * 4 {
         Some(false)
     } else {
@@ -369,9 +369,9 @@ mod tests {
         assert_eq!(tug_of_war(256, 10), Some(false));
         // Chameneos's slow mode: most steals take an actor back.
         assert_eq!(tug_of_war(60, 45), Some(true));
-        // A quarter is enough; fewer is not.
-        assert_eq!(tug_of_war(64, 16), Some(true));
-        assert_eq!(tug_of_war(65, 16), Some(false));
+        // An eighth is enough (big's neighbourhoods: a fifth to a half); fewer is not.
+        assert_eq!(tug_of_war(128, 16), Some(true));
+        assert_eq!(tug_of_war(129, 16), Some(false));
     }
 
     #[test]

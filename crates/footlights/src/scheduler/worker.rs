@@ -356,6 +356,18 @@ impl Worker {
             if let Some(woke) = woken.take() {
                 sched.sleepers.woken_worker_ran(searching - woke);
             }
+            if self.declined.replace(false) {
+                // A group steal left a group whole to the worker that runs it: this worker
+                // sleeps although it sees that work, if another stays awake (see
+                // `super::group`); else it looks again, stealing as usual.
+                if self.give_back() {
+                    let woke = Instant::now();
+                    bump_by(&stats.parked_ns, nanos(woke - since));
+                    since = woke;
+                    woken = Some(woke);
+                }
+                continue;
+            }
             if self.park() {
                 let woke = Instant::now();
                 bump_by(&stats.parked_ns, nanos(woke - since));
@@ -1017,7 +1029,8 @@ impl Worker {
         }
         let index = self.pool_index.unwrap_or(usize::MAX);
         let start = self.rng.below(n as u64) as usize;
-        let by_groups = self.grouping.get();
+        // Nobody else awake: nobody to pull a group back, so half a deque is no tug of war.
+        let by_groups = self.grouping.get() && self.sched.sleepers.awake() > 1;
         let mut retry = true;
         while retry {
             retry = false;
