@@ -17,27 +17,31 @@
 //! actors that wake each other end up, within a few rounds of messages, with the smallest
 //! label among them, and actors that never message each other keep different labels. Big's
 //! neighbourhoods become one label each; chameneos's place and creatures one label; the
-//! actors of a tree, which only reply to their parent, stay mostly apart. The label of the
-//! running actor is noted as a turn starts, and a label is read and perhaps stored when a
-//! send wakes an actor: a load and a branch per turn and per wake-up while the system does
-//! not label (one thread, or no tug of war seen), a few loads and stores when it does.
-//! Labels only merge; they are a hint, never needed for correctness.
+//! actors of a tree, which only reply to their parent, stay mostly apart. While the system
+//! labels groups, a worker notes the label of the actor whose turn it runs, and a hand-off
+//! (a send that woke an actor) passes it on; until then a turn pays nothing for labels and
+//! a hand-off one compare of the worker's hand-off mode (which it tests anyway for FIFO
+//! order). Labels only merge; they are a hint, never needed for correctness.
 //!
-//! **Taking groups.** A worker woken while the system labels groups steals its first tasks
-//! from another worker's deque by groups ([`split`]): it takes a sample of the deque one
-//! task at a time, and if the sample is (nearly) one group, it gives the sample back to
-//! the victim's inbox and *declines*: it steals from no deque until it parks again (a
-//! group split over two workers is the tug of war). Otherwise it takes the rest of the
-//! deque too, keeps the whole groups that make up at most half of the tasks (largest
-//! first), and gives the others back to the victim's inbox. The actors of a kept group
-//! that are idle follow on their own: they are woken by their partners, which now run on
-//! the thief. So a woken worker either takes over groups of its own, a split the pace can
-//! then judge (and which pays when the groups do not talk to each other), or goes back to
-//! sleep, and the wake threshold learns from its short run not to wake it for that.
+//! **Taking groups.** While the system labels groups and another worker is awake, a worker
+//! steals from a deque by groups: it takes the deque one task at a time (at most [`MOST`]
+//! tasks), keeps the whole groups that make up at most half of them, largest first
+//! ([`split`]), and gives the others back to the victim's inbox. If that would keep less
+//! than an eighth of the tasks (one group, as chameneos, or big with one neighbourhood), it
+//! gives them all back and *declines*: it steals from no deque until it has slept, and
+//! sleeps although it sees work, if another worker stays awake (the pace's give-back,
+//! [`super::park`], "Giving back"); a group split over two workers is the tug of war. The
+//! actors of a kept group that are idle follow on their own: they are woken by their
+//! partners, which now run on the thief. So a worker that joins either takes over groups
+//! of its own, a split the pace can then judge (and which pays when the groups do not talk
+//! to each other), or goes back to sleep, and the wake threshold learns from its short run
+//! not to wake it for that. With nobody else awake, a worker steals as before: nobody
+//! could pull a group back.
 //!
 //! A task given back goes to the victim's stage inbox (its home still says the pool), which
 //! its worker looks at every other pick, and which the same push-then-notify protocol as
-//! any pinned push makes safe against the victim parking meanwhile.
+//! any pinned push makes safe against the victim parking meanwhile
+//! ([`super::Scheduler::push_stage`]).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
