@@ -83,9 +83,9 @@ fn own_label(group: &Group) -> u32 {
 }
 
 /// Which groups a woken worker takes, given the labels of the tasks it took (see the
-/// module documentation): the labels to keep, largest group first, making up at most half
-/// of the tasks; `None` (decline) if that would be less than an eighth of them, as when
-/// the tasks are one group.
+/// module documentation): the labels to keep, chosen largest group first, making up at most
+/// half of the tasks, and returned in ascending order (for a binary search); `None`
+/// (decline) if that would be less than an eighth of them, as when the tasks are one group.
 pub(crate) fn split(labels: &[u32]) -> Option<Vec<u32>> {
     let total = labels.len();
     let mut sorted = labels.to_vec();
@@ -103,6 +103,7 @@ pub(crate) fn split(labels: &[u32]) -> Option<Vec<u32>> {
             keep.push(label);
         }
     }
+    keep.sort_unstable();
     (taken > 0 && 8 * taken >= total).then_some(keep)
 }
 
@@ -156,8 +157,10 @@ mod tests {
         // Four groups of 500: two are taken.
         let labels: Vec<u32> = (0..2000).map(|i| 1 + i % 4).collect();
         assert_eq!(split(&labels).map(|keep| keep.len()), Some(2));
-        // Groups of one (a tree's actors): half of them.
-        let labels: Vec<u32> = (1..=64).collect();
-        assert_eq!(split(&labels).map(|keep| keep.len()), Some(32));
+        // Groups of one (a tree's actors): half of them, in ascending order.
+        let labels: Vec<u32> = (1..=64).rev().collect();
+        let keep = split(&labels).expect("several groups");
+        assert_eq!(keep.len(), 32);
+        assert!(keep.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -1117,7 +1117,7 @@ impl Worker {
         let mut first = None;
         let mut kept = 0u64;
         for task in taken {
-            if keep.contains(&label(&task)) {
+            if keep.binary_search(&label(&task)).is_ok() {
                 kept += 1;
                 self.arrived(&task);
                 if first.is_none() {
