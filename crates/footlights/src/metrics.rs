@@ -62,6 +62,9 @@ pub(crate) struct WorkerStats {
     /// Times the worker parked while other workers' work was in sight, giving a
     /// ping-pong back to the workers still awake.
     pub(crate) yields: AtomicU64,
+    /// Steals whose first task last went idle on this worker: an actor it ran, woken
+    /// since on the victim's worker, and stolen back (see [`crate::scheduler`]'s pace).
+    pub(crate) stolen_back: AtomicU64,
     /// Nanoseconds running (turns and the bookkeeping between them).
     pub(crate) running_ns: AtomicU64,
     /// Nanoseconds searching other queues and spinning.
@@ -93,6 +96,7 @@ impl WorkerStats {
             (&self.searches_failed, &other.searches_failed),
             (&self.wakes, &other.wakes),
             (&self.yields, &other.yields),
+            (&self.stolen_back, &other.stolen_back),
             (&self.running_ns, &other.running_ns),
             (&self.searching_ns, &other.searching_ns),
             (&self.parked_ns, &other.parked_ns),
@@ -147,6 +151,10 @@ pub struct WorkerMetrics {
     /// because its last runs were all too short to be worth a core of their own (it then
     /// left that work to the workers still awake; also counted in `parks`).
     pub yields: u64,
+    /// Steals whose first task had last gone idle on this worker (its actor was woken on
+    /// the victim's worker since, and came back by the steal). Counted only by
+    /// work-stealing pools of several workers.
+    pub stolen_back: u64,
     /// Time spent running turns (and taking them from its own queues).
     pub running: Duration,
     /// Time spent searching other workers' queues and spinning between looks.
@@ -173,6 +181,7 @@ impl WorkerMetrics {
         self.searches_failed += other.searches_failed;
         self.wakes += other.wakes;
         self.yields += other.yields;
+        self.stolen_back += other.stolen_back;
         self.running += other.running;
         self.searching += other.searching;
         self.parked += other.parked;
@@ -282,6 +291,7 @@ impl WorkerStats {
             searches_failed: get(&self.searches_failed),
             wakes: get(&self.wakes),
             yields: get(&self.yields),
+            stolen_back: get(&self.stolen_back),
             running: Duration::from_nanos(get(&self.running_ns)),
             searching: Duration::from_nanos(get(&self.searching_ns)),
             parked: Duration::from_nanos(get(&self.parked_ns)),
@@ -311,13 +321,13 @@ impl fmt::Display for Metrics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out"
+            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out   back"
         )?;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let mut row = |name: String, w: &WorkerMetrics| {
             writeln!(
                 f,
-                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11}",
+                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11} {:>6}",
                 w.turns,
                 ms(w.running),
                 ms(w.searching),
@@ -330,6 +340,7 @@ impl fmt::Display for Metrics {
                 w.steals,
                 w.tasks_stolen,
                 w.tasks_pushed_out,
+                w.stolen_back,
             )
         };
         for (i, w) in self.workers.iter().enumerate() {

@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use parking_lot::Mutex;
 
 use super::Task;
+use super::group::Group;
 use super::stage::Stage;
 
 /// Where an actor is scheduled next: what [`crate::Addr::site`] reports.
@@ -151,6 +152,9 @@ pub(crate) struct Home {
     /// `Placement::Near` and cross-stage sends): set at spawn and when a move pins it,
     /// and by a worker that takes it from another (`Worker::arrived`).
     ran_on: AtomicU32,
+    /// The group of actors it talks with, as far as the workers label groups
+    /// ([`super::group`]).
+    pub(crate) group: Group,
     /// The dedicated stage, while the home word says [`Site::Dedicated`].
     dedicated: Mutex<Option<Arc<Stage>>>,
 }
@@ -166,6 +170,7 @@ impl Home {
         Home {
             word: Residency::new(word | flag),
             ran_on: AtomicU32::new(NOWHERE),
+            group: Group::new(),
             dedicated: Mutex::new(dedicated),
         }
     }

@@ -41,28 +41,68 @@
 //! A wrong verdict costs one epoch on one worker: the solo rate measured after a give-back
 //! is fresh, so a program whose messages got more expensive (a new phase) is judged again
 //! against its own new pace the next time the worker is woken.
+//!
+//! **Tug of war.** Until a solo rate is known, one sign still says that company does not
+//! pay: *steals back*. A worker marks the first task of each steal with its own index (in
+//! the home's `ran_on` word); a later steal whose first task already carries it takes back
+//! an actor this worker stole before, which its partners have since woken on the victim's
+//! worker. Groups of actors that message each other, split over two workers, do that all
+//! the time (chameneos in its slow mode: three quarters of its steals; big's
+//! neighbourhoods: about half), trees of spawns never (a subtree does not talk to its
+//! siblings). So while no solo rate is known, a worker also keeps a *tally* of its steals
+//! and steals back: at least [`TUG_STEALS_BACK`] steals back, an eighth or more of its
+//! steals, within [`TUG_EPOCHS`] epochs find a tug of war, and [`TUG_TALLIES`] such tallies
+//! in a row make it give its work back, as a rate below the solo rate would. The first
+//! tally that finds a tug of war also makes the system *label groups*, so that a worker
+//! woken later takes over whole groups instead of half a deque ([`super::group`]): the
+//! split the pace then judges is one that can pay (separate groups, one worker each), and
+//! a group that cannot be split is left to one worker. Without that, a give-back was
+//! followed by wake-ups that split the actors at random again, and programs with several
+//! groups (big at 2,000 and 4,000 workers) gave back all run long (`docs/performance.md`).
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::park::Sleepers;
+use crate::metrics::WorkerStats;
 
 /// Ticks (every 64 picks) per epoch: an epoch is about a thousand turns.
 pub(crate) const EPOCH_TICKS: u32 = 16;
 /// Fewer messages than this in an epoch decide nothing (the rate would be noise).
 pub(crate) const MIN_MESSAGES: u64 = 256;
-/// What the workers of one system know about their pace: the solo rate.
+/// Steals back (see the module documentation, "Tug of war") that make a tug of war: at
+/// least this many, and at least an eighth of the steals counted with them.
+pub(crate) const TUG_STEALS_BACK: u64 = 16;
+/// Epochs a tally of steals may last before it starts again: the steals back must come
+/// at least one an epoch.
+pub(crate) const TUG_EPOCHS: u32 = 16;
+/// Tallies in a row that must find a tug of war before the worker gives its work back.
+pub(crate) const TUG_TALLIES: u32 = 4;
+
+/// What the workers of one system know about their pace: the solo rate, and whether a
+/// tug of war was ever seen.
 pub(crate) struct Yardstick {
     /// Messages a millisecond one worker alone handled in its last whole epoch; 0 if never.
     solo: AtomicU64,
+    /// Whether some worker's tally found a tug of war: from then on, the workers label
+    /// the groups their actors form and a woken worker steals whole groups
+    /// ([`super::group`]).
+    grouping: AtomicBool,
 }
 
 impl Yardstick {
     pub(crate) fn new() -> Yardstick {
         Yardstick {
             solo: AtomicU64::new(0),
+            grouping: AtomicBool::new(false),
         }
+    }
+
+    /// Whether the workers label groups and steal them whole (see `grouping`).
+    #[inline]
+    pub(crate) fn grouping(&self) -> bool {
+        self.grouping.load(Ordering::Relaxed)
     }
 }
 
@@ -81,6 +121,13 @@ pub(crate) struct Pace {
     handled: Cell<u64>,
     alone: Cell<bool>,
     ticks: Cell<u32>,
+    /// The worker's counts of steals and steals back when the current tally began.
+    steals: Cell<u64>,
+    stolen_back: Cell<u64>,
+    /// Epochs in the current tally.
+    tallied: Cell<u32>,
+    /// Tallies in a row that found a tug of war.
+    tugs: Cell<u32>,
 }
 
 impl Pace {
@@ -90,33 +137,47 @@ impl Pace {
             handled: Cell::new(0),
             alone: Cell::new(false),
             ticks: Cell::new(0),
+            steals: Cell::new(0),
+            stolen_back: Cell::new(0),
+            tallied: Cell::new(0),
+            tugs: Cell::new(0),
         }
     }
 
     /// Starts a new epoch now (after the worker woke): time asleep is no part of a rate.
-    pub(crate) fn restart(&self, handled: u64, awake: usize) {
+    pub(crate) fn restart(&self, stats: &WorkerStats, awake: usize) {
         self.began.set(Instant::now());
-        self.handled.set(handled);
+        self.handled.set(stats.handled.load(Ordering::Relaxed));
         self.alone.set(awake == 1);
         self.ticks.set(0);
+        self.restart_tally(stats);
+    }
+
+    /// Starts a new tally of steals and steals back.
+    fn restart_tally(&self, stats: &WorkerStats) {
+        self.steals.set(stats.steals.load(Ordering::Relaxed));
+        self.stolen_back
+            .set(stats.stolen_back.load(Ordering::Relaxed));
+        self.tallied.set(0);
     }
 
     /// Counts one tick; at the end of an epoch, judges it (see the module
-    /// documentation). `handled` is the worker's count of messages handled so far.
+    /// documentation). `stats` are the worker's counters (messages handled, steals).
     #[inline]
-    pub(crate) fn tick(&self, handled: &AtomicU64, sleepers: &Sleepers) -> Verdict {
+    pub(crate) fn tick(&self, stats: &WorkerStats, sleepers: &Sleepers) -> Verdict {
         let ticks = self.ticks.get() + 1;
         if ticks < EPOCH_TICKS {
             self.ticks.set(ticks);
             return Verdict::Stay;
         }
         self.ticks.set(0);
-        self.end_epoch(handled.load(Ordering::Relaxed), sleepers)
+        self.end_epoch(stats, sleepers)
     }
 
     #[cold]
     #[inline(never)]
-    fn end_epoch(&self, handled: u64, sleepers: &Sleepers) -> Verdict {
+    fn end_epoch(&self, stats: &WorkerStats, sleepers: &Sleepers) -> Verdict {
+        let handled = stats.handled.load(Ordering::Relaxed);
         let now = Instant::now();
         let awake = sleepers.awake();
         let epoch = Epoch {
@@ -126,7 +187,8 @@ impl Pace {
             took: now.saturating_duration_since(self.began.replace(now)),
         };
         let yardstick = sleepers.yardstick();
-        match epoch.judge(yardstick.solo.load(Ordering::Relaxed)) {
+        let solo = yardstick.solo.load(Ordering::Relaxed);
+        match epoch.judge(solo) {
             Judgement::Solo(rate) => {
                 yardstick.solo.store(rate, Ordering::Relaxed);
                 sleepers.release_wakes();
@@ -135,10 +197,68 @@ impl Pace {
             Judgement::GiveBack => Verdict::GiveBack,
             Judgement::CompanyPays => {
                 sleepers.company_pays();
+                self.restart_tally(stats);
                 Verdict::Stay
             }
+            // Without a solo rate, a tug of war is the only sign that company does not pay.
+            Judgement::Nothing if solo == 0 => self.tally(stats, sleepers, awake),
             Judgement::Nothing => Verdict::Stay,
         }
+    }
+
+    /// Judges the tally of steals (see the module documentation, "Tug of war").
+    fn tally(&self, stats: &WorkerStats, sleepers: &Sleepers, awake: usize) -> Verdict {
+        let steals = stats
+            .steals
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.steals.get());
+        let back = stats
+            .stolen_back
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.stolen_back.get());
+        match tug_of_war(steals, back) {
+            Some(true) => {
+                self.restart_tally(stats);
+                let grouping = &sleepers.yardstick().grouping;
+                if !grouping.load(Ordering::Relaxed) {
+                    grouping.store(true, Ordering::Relaxed);
+                }
+                let tugs = self.tugs.get() + 1;
+                if tugs >= TUG_TALLIES && awake > 1 {
+                    self.tugs.set(0);
+                    Verdict::GiveBack
+                } else {
+                    self.tugs.set(tugs);
+                    Verdict::Stay
+                }
+            }
+            Some(false) => {
+                self.restart_tally(stats);
+                self.tugs.set(0);
+                Verdict::Stay
+            }
+            None => {
+                let tallied = self.tallied.get() + 1;
+                self.tallied.set(tallied);
+                if tallied >= TUG_EPOCHS {
+                    self.restart_tally(stats);
+                    self.tugs.set(0);
+                }
+                Verdict::Stay
+            }
+        }
+    }
+}
+
+/// Whether `steals`, of which `back` were steals back, make a tug of war: `None` while too
+/// few to say.
+fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
+    if back >= TUG_STEALS_BACK {
+        Some(back.saturating_mul(8) >= steals)
+    } else if steals >= TUG_STEALS_BACK * 4 * 4 {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -240,6 +360,18 @@ mod tests {
         );
         // Between 1.25 and 1.5 times: nothing changes.
         assert_eq!(epoch(false, 2, 1400, 100).judge(20_000), Judgement::Nothing);
+    }
+
+    #[test]
+    fn steals_that_keep_taking_back_are_a_tug_of_war() {
+        // Too few steals back to say anything, unless the steals are many.
+        assert_eq!(tug_of_war(40, 10), None);
+        assert_eq!(tug_of_war(256, 10), Some(false));
+        // Chameneos's slow mode: most steals take an actor back.
+        assert_eq!(tug_of_war(60, 45), Some(true));
+        // An eighth is enough (big's neighbourhoods: a fifth to a half); fewer is not.
+        assert_eq!(tug_of_war(128, 16), Some(true));
+        assert_eq!(tug_of_war(129, 16), Some(false));
     }
 
     #[test]

@@ -14,7 +14,9 @@
 //!    deque every other pick, the pinned work and the nursery every fourth each; and a
 //!    chain of hand-offs spills when a spawn waits, as when other work does);
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
-//! 5. the other workers' nurseries and deques (work stealing only), in that order.
+//! 5. the other workers' nurseries and deques (work stealing only), in that order. Once
+//!    the system labels groups (its pace found a tug of war, [`super::pace`]), a deque is
+//!    stolen from by whole groups, or not at all ([`super::group`]).
 //!
 //! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
 //!
@@ -91,6 +93,7 @@ use std::time::Instant;
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
 
+use super::group;
 use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
@@ -112,6 +115,12 @@ const ABSORB_EVERY: u32 = 8;
 /// Every this many picks, a pool worker of several counts a tick of its pace (see
 /// [`super::pace`]).
 const PACE_EVERY: u32 = 64;
+/// A hand-off takes the next slot.
+const PLAIN: u8 = 0;
+/// A hand-off keeps FIFO order (the worker's `fifo` flag).
+const FIFO: u8 = 1;
+/// A hand-off labels the woken actor's group first (the worker's `grouping` flag).
+const GROUPING: u8 = 2;
 /// Search rounds before parking; round `i` spins `2^i` pauses first. Only a searcher
 /// spins (at most half the workers, see [`super::park`]); the others look once and park.
 const SEARCH_ROUNDS: u32 = 10;
@@ -184,6 +193,15 @@ pub(crate) struct Worker {
     pace: Pace,
     /// Set when the pace said to give the work back (`next_task` then returns nothing).
     give_back_due: Cell<bool>,
+    /// Whether the system labels groups ([`super::group`]), as of this worker's last pace
+    /// tick, and the label of the actor whose turn runs.
+    grouping: Cell<bool>,
+    running_label: Cell<u32>,
+    /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
+    hand_off_mode: Cell<u8>,
+
+    /// A group steal declined since this worker last woke: it steals from no deque.
+    declined: Cell<bool>,
 }
 
 impl Worker {
@@ -237,6 +255,7 @@ impl Worker {
             steal_pool,
             solo,
             fifo: Cell::new(fifo),
+            hand_off_mode: Cell::new(if fifo { FIFO } else { PLAIN }),
             queue,
             nursery,
             next: Cell::new(None),
@@ -251,6 +270,9 @@ impl Worker {
             paced: steal_pool && !solo,
             pace: Pace::new(),
             give_back_due: Cell::new(false),
+            grouping: Cell::new(false),
+            running_label: Cell::new(0),
+            declined: Cell::new(false),
         }
     }
 
@@ -337,6 +359,18 @@ impl Worker {
             if let Some(woke) = woken.take() {
                 sched.sleepers.woken_worker_ran(searching - woke);
             }
+            if self.declined.replace(false) {
+                // A group steal left a group whole to the worker that runs it: this worker
+                // sleeps although it sees that work, if another stays awake (see
+                // `super::group`); else it looks again, stealing as usual.
+                if self.give_back() {
+                    let woke = Instant::now();
+                    bump_by(&stats.parked_ns, nanos(woke - since));
+                    since = woke;
+                    woken = Some(woke);
+                }
+                continue;
+            }
             if self.park() {
                 let woke = Instant::now();
                 bump_by(&stats.parked_ns, nanos(woke - since));
@@ -408,6 +442,21 @@ impl Worker {
     #[inline]
     fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
+        // `sampler` and `paced` never change: a lone worker's loop tests them once.
+        if self.sampler.enabled() || (self.paced && self.grouping.get()) {
+            self.run_noted_turn(task);
+        } else {
+            task.run_turn(self);
+        }
+    }
+
+    /// A turn of an observed worker, or of one that labels groups (see
+    /// [`super::group`]: the actors this turn wakes take its actor's label).
+    #[inline(never)]
+    fn run_noted_turn(&self, task: Task) {
+        if self.grouping.get() {
+            self.running_label.set(task.home().group.label());
+        }
         if self.sampler.enabled() {
             self.sampler.turn_starting();
             task.run_turn(self);
@@ -484,11 +533,56 @@ impl Worker {
     /// hand-off still skips the queue).
     #[inline(always)]
     fn hand_off(&self, task: Task, pinned: bool) {
-        if self.keeps_fifo() && (self.has_next() || !self.local.borrow().is_empty()) {
+        match self.hand_off_mode.get() {
+            PLAIN => self.set_next(task, pinned),
+            FIFO => self.hand_off_in_order(task, pinned),
+            _ => self.hand_off_grouping(task, pinned),
+        }
+    }
+
+    /// A hand-off in FIFO order (see the module documentation).
+    #[inline]
+    fn hand_off_in_order(&self, task: Task, pinned: bool) {
+        if self.has_next() || !self.local.borrow().is_empty() {
             self.queue_privately(task);
         } else {
             self.set_next(task, pinned);
         }
+    }
+
+    /// A hand-off while the system labels groups: the woken actor takes the running
+    /// actor's label if that is smaller (see [`super::group`]).
+    #[inline(never)]
+    fn hand_off_grouping(&self, task: Task, pinned: bool) {
+        task.home().group.woken_by(self.running_label.get());
+        if self.keeps_fifo() {
+            self.hand_off_in_order(task, pinned);
+        } else {
+            self.set_next(task, pinned);
+        }
+    }
+
+    /// Keeps FIFO order or not (see the module documentation).
+    fn set_fifo(&self, fifo: bool) {
+        self.fifo.set(fifo);
+        self.set_hand_off_mode();
+    }
+
+    fn set_hand_off_mode(&self) {
+        let mode = if self.grouping.get() {
+            GROUPING
+        } else if self.fifo.get() {
+            FIFO
+        } else {
+            PLAIN
+        };
+        self.hand_off_mode.set(mode);
+    }
+
+    /// Labels groups or not (see [`super::group`]).
+    fn set_grouping(&self, grouping: bool) {
+        self.grouping.set(grouping);
+        self.set_hand_off_mode();
     }
 
     /// Queues `task` at the back of the private FIFO (FIFO order). A worker that is alone
@@ -510,7 +604,7 @@ impl Worker {
     /// steal them; tasks pinned to this stage stay.
     #[cold]
     fn publish(&self) {
-        self.fifo.set(false);
+        self.set_fifo(false);
         let mut local = self.local.borrow_mut();
         let here = self.pool_index;
         let mut pinned = VecDeque::new();
@@ -542,7 +636,7 @@ impl Worker {
             while let Some(task) = self.queue.pop() {
                 local.push_back(task);
             }
-            self.fifo.set(true);
+            self.set_fifo(true);
         } else {
             self.publish();
         }
@@ -733,12 +827,17 @@ impl Worker {
             if self.solo {
                 self.refresh_order();
             } else if self.paced {
-                if picks % PACE_EVERY == 0
-                    && self.pace.tick(&self.stats().handled, &self.sched.sleepers)
-                        == Verdict::GiveBack
-                {
-                    self.give_back_due.set(true);
-                    return None;
+                if picks % PACE_EVERY == 0 {
+                    let sleepers = &self.sched.sleepers;
+                    let verdict = self.pace.tick(self.stats(), sleepers);
+                    let grouping = sleepers.yardstick().grouping();
+                    if grouping != self.grouping.get() {
+                        self.set_grouping(grouping);
+                    }
+                    if verdict == Verdict::GiveBack {
+                        self.give_back_due.set(true);
+                        return None;
+                    }
                 }
                 self.refresh_alone();
             }
@@ -856,7 +955,7 @@ impl Worker {
                 local.push_back(task);
             }
         }
-        self.fifo.set(fifo);
+        self.set_fifo(fifo);
     }
 
     /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
@@ -938,6 +1037,8 @@ impl Worker {
         }
         let index = self.pool_index.unwrap_or(usize::MAX);
         let start = self.rng.below(n as u64) as usize;
+        // Nobody else awake: nobody to pull a group back, so half a deque is no tug of war.
+        let by_groups = self.grouping.get() && self.sched.sleepers.awake() > 1;
         let mut retry = true;
         while retry {
             retry = false;
@@ -955,10 +1056,23 @@ impl Worker {
                         // Two loads; a steal pins an epoch (a fence) before it finds that.
                         continue;
                     }
+                    let deque = ptr::eq(from, &stealers[victim].deque);
+                    if deque && self.declined.get() {
+                        continue;
+                    }
+                    if deque && by_groups {
+                        match self.steal_groups(victim) {
+                            Some(task) => return Some(task),
+                            None => continue,
+                        }
+                    }
                     let before = into.len();
                     match from.steal_batch_and_pop(into) {
                         Steal::Success(task) => {
                             bump(&self.stats().steals);
+                            if self.paced {
+                                self.note_stolen(&task, index);
+                            }
                             let moved = into.len().saturating_sub(before) as u64 + 1;
                             bump_by(&self.stats().stolen, moved);
                             self.arrived(&task);
@@ -971,6 +1085,65 @@ impl Worker {
             }
         }
         None
+    }
+
+    /// Counts a steal back: the first task of a steal is an actor this worker stole before
+    /// (and nobody stole from it since), so it went back to the victim's worker in the
+    /// meantime, woken there (see [`super::pace`], "Tug of war"). Then marks the task as
+    /// stolen by this worker.
+    #[cold]
+    fn note_stolen(&self, task: &Task, index: usize) {
+        let home = task.home();
+        if home.last_stage() == Some(index) {
+            bump(&self.stats().stolen_back);
+        }
+        home.ran_on(index);
+    }
+
+    /// Steals whole groups from worker `victim`'s deque, or declines (see
+    /// [`super::group`]); the first task kept, if any. Counted as one steal.
+    #[cold]
+    #[inline(never)]
+    fn steal_groups(&self, victim: usize) -> Option<Task> {
+        let from = &self.sched.stealers[victim].deque;
+        let most = from.len().clamp(1, group::MOST);
+        let mut taken: Vec<Task> = Vec::with_capacity(most);
+        while taken.len() < most {
+            match from.steal() {
+                Steal::Success(task) => taken.push(task),
+                Steal::Empty => break,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+        if taken.is_empty() {
+            return None;
+        }
+        let label = |task: &Task| task.home().group.label();
+        let labels: Vec<u32> = taken.iter().map(label).collect();
+        let keep = group::split(&labels).unwrap_or_default();
+        let stats = self.stats();
+        let mut first = None;
+        let mut kept = 0u64;
+        for task in taken {
+            if keep.binary_search(&label(&task)).is_ok() {
+                kept += 1;
+                self.arrived(&task);
+                if first.is_none() {
+                    first = Some(task);
+                } else {
+                    self.queue.push(task);
+                }
+            } else {
+                self.sched.push_stage(victim, task, Some(stats));
+            }
+        }
+        if first.is_some() {
+            bump(&stats.steals);
+            bump_by(&stats.stolen, kept);
+        } else {
+            self.declined.set(true);
+        }
+        first
     }
 
     /// Looks for work for a short while before parking: a hand-off from a busy worker
@@ -1013,6 +1186,8 @@ impl Worker {
         self.parking(true);
         self.parker.park();
         self.parking(false);
+        self.set_grouping(self.paced && self.sched.sleepers.yardstick().grouping());
+        self.declined.set(false);
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         self.sched.sleepers.cancel(index);
@@ -1073,8 +1248,7 @@ impl Worker {
     /// Starts a new pace epoch (after parking).
     fn restart_pace(&self) {
         if self.paced {
-            let handled = self.stats().handled.load(Ordering::Relaxed);
-            self.pace.restart(handled, self.sched.sleepers.awake());
+            self.pace.restart(self.stats(), self.sched.sleepers.awake());
         }
     }
 

@@ -1,0 +1,166 @@
+//! Groups of actors that talk to each other, and a woken worker that takes whole groups.
+//!
+//! Work stealing splits a worker's queue without knowing who talks to whom: a thief takes
+//! the oldest half of a deque (at most 32 tasks), whatever those actors' partners are.
+//! For a tree of spawns that is right (a subtree does not talk to its siblings), and for
+//! a group of actors that ping each other it starts a *tug of war*: the stolen actors
+//! wake their partners on the thief's worker, the victim's actors wake them back, every
+//! message crosses between the cores, and two workers are slower than one
+//! (`docs/performance.md`, issue 15: chameneos, and big's neighbourhoods). Once the pace
+//! ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*,
+//! and a worker woken later takes whole groups instead of half a deque.
+//!
+//! **Labels.** Every actor's home carries a [`Group`]: a label, at first derived from the
+//! home's own address (so every actor starts in a group of its own). When a send wakes an
+//! actor (the push found it idle, so the sender's worker schedules it), the woken actor
+//! takes the sender's label if it is smaller. That is label propagation by the minimum: the
+//! actors that wake each other end up, within a few rounds of messages, with the smallest
+//! label among them, and actors that never message each other keep different labels. Big's
+//! neighbourhoods become one label each; chameneos's place and creatures one label; the
+//! actors of a tree, which only reply to their parent, stay mostly apart. While the system
+//! labels groups, a worker notes the label of the actor whose turn it runs, and a hand-off
+//! (a send that woke an actor) passes it on; until then a turn pays a test of two flags
+//! (one on a lone worker, whose `paced` flag is false) and a hand-off one compare of the
+//! worker's hand-off mode (which it tests anyway for FIFO order). Labels only merge; they are a hint, never needed for correctness.
+//!
+//! **Taking groups.** While the system labels groups and another worker is awake, a worker
+//! steals from a deque by groups: it takes the deque one task at a time (at most [`MOST`]
+//! tasks), keeps the whole groups that make up at most half of them, largest first
+//! ([`split`]), and gives the others back to the victim's inbox. If that would keep less
+//! than an eighth of the tasks (one group, as chameneos, or big with one neighbourhood), it
+//! gives them all back and *declines*: it steals from no deque until it has slept, and
+//! sleeps although it sees work, if another worker stays awake (the pace's give-back,
+//! [`super::park`], "Giving back"); a group split over two workers is the tug of war. The
+//! actors of a kept group that are idle follow on their own: they are woken by their
+//! partners, which now run on the thief. So a worker that joins either takes over groups
+//! of its own, a split the pace can then judge (and which pays when the groups do not talk
+//! to each other), or goes back to sleep, and the wake threshold learns from its short run
+//! not to wake it for that. With nobody else awake, a worker steals as before: nobody
+//! could pull a group back.
+//!
+//! A task given back goes to the victim's stage inbox (its home still says the pool), which
+//! its worker looks at every other pick, and which the same push-then-notify protocol as
+//! any pinned push makes safe against the victim parking meanwhile
+//! ([`super::Scheduler::push_stage`]).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// At most this many tasks are taken from one deque by a group steal.
+pub(crate) const MOST: usize = 4096;
+
+/// An actor's group label (see the module documentation).
+pub(crate) struct Group(AtomicU32);
+
+impl Group {
+    /// A group of its own (its label is derived from its address until it joins another).
+    pub(crate) const fn new() -> Group {
+        Group(AtomicU32::new(0))
+    }
+
+    /// The actor's label.
+    #[inline]
+    pub(crate) fn label(&self) -> u32 {
+        match self.0.load(Ordering::Relaxed) {
+            0 => own_label(self),
+            label => label,
+        }
+    }
+
+    /// The actor was woken by an actor labelled `label` (0: none): it takes that label if
+    /// it is smaller than its own.
+    #[inline]
+    pub(crate) fn woken_by(&self, label: u32) {
+        if label != 0 && label < self.label() {
+            self.0.store(label, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The label of a group of its own: the address, in units of 8 bytes (homes are further
+/// apart than that), never 0.
+fn own_label(group: &Group) -> u32 {
+    (((group as *const Group as usize) >> 3) as u32).max(1)
+}
+
+/// Which groups a woken worker takes, given the labels of the tasks it took (see the
+/// module documentation): the labels to keep, chosen largest group first, making up at most
+/// half of the tasks, and returned in ascending order (for a binary search); `None`
+/// (decline) if that would be less than an eighth of them, as when the tasks are one group.
+pub(crate) fn split(labels: &[u32]) -> Option<Vec<u32>> {
+    let total = labels.len();
+    let mut sorted = labels.to_vec();
+    sorted.sort_unstable();
+    let mut groups: Vec<(usize, u32)> = Vec::new();
+    for chunk in sorted.chunk_by(|a, b| a == b) {
+        groups.push((chunk.len(), chunk[0]));
+    }
+    groups.sort_unstable_by(|a, b| b.cmp(a));
+    let mut taken = 0;
+    let mut keep = Vec::new();
+    for &(count, label) in &groups {
+        if 2 * (taken + count) <= total {
+            taken += count;
+            keep.push(label);
+        }
+    }
+    keep.sort_unstable();
+    (taken > 0 && 8 * taken >= total).then_some(keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_merge_towards_the_smallest() {
+        let a = Group::new();
+        let b = Group::new();
+        assert_ne!(a.label(), b.label());
+        assert_ne!(a.label(), 0);
+        let (small, large) = if a.label() < b.label() {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        large.woken_by(small.label());
+        assert_eq!(large.label(), small.label());
+        // A larger label, or none, changes nothing.
+        let before = small.label();
+        small.woken_by(before + 1);
+        small.woken_by(0);
+        assert_eq!(small.label(), before);
+    }
+
+    #[test]
+    fn one_group_is_declined() {
+        assert_eq!(split(&[7; 64]), None);
+        // Nearly one group: the strays are less than an eighth.
+        let mut labels = vec![7; 60];
+        labels.extend([1, 2, 3, 4]);
+        assert_eq!(split(&labels), None);
+        assert_eq!(split(&[]), None);
+    }
+
+    #[test]
+    fn two_groups_are_split_whole() {
+        let mut labels = vec![5; 30];
+        labels.extend(vec![9; 34]);
+        // 34 is more than half of 64: the 30 are taken, whole.
+        assert_eq!(split(&labels), Some(vec![5]));
+        let mut even = vec![5; 32];
+        even.extend(vec![9; 32]);
+        assert_eq!(split(&even).map(|keep| keep.len()), Some(1));
+    }
+
+    #[test]
+    fn several_groups_are_shared_out_by_halves() {
+        // Four groups of 500: two are taken.
+        let labels: Vec<u32> = (0..2000).map(|i| 1 + i % 4).collect();
+        assert_eq!(split(&labels).map(|keep| keep.len()), Some(2));
+        // Groups of one (a tree's actors): half of them, in ascending order.
+        let labels: Vec<u32> = (1..=64).rev().collect();
+        let keep = split(&labels).expect("several groups");
+        assert_eq!(keep.len(), 32);
+        assert!(keep.windows(2).all(|w| w[0] < w[1]));
+    }
+}
