@@ -78,7 +78,8 @@
 //!    one stage it leaves the other workers idle, which pays only after its start-up (big
 //!    at its quick size, 55 ms, ran 8% slower). The rule looks every 2 rounds while it has
 //!    found nothing, at the next round after it moved actors (members not sampled yet show
-//!    up over the next few rounds), and every 20 rounds once all is in place; and it waits
+//!    up over the next few rounds), and every 20 rounds once all is in place or while it
+//!    sees a lone community; and it waits
 //!    at least a round per thousand pairs in view, because building the sets costs the
 //!    controller about 60 ns a pair (2 ms at big's 8,000 workers).
 //!
@@ -374,7 +375,7 @@ pub(super) fn communities(obs: &mut Observations, mover: &Mover) {
     let cost = u32::try_from(obs.talk.len() / PAIRS_PER_ROUND).unwrap_or(u32::MAX);
     obs.community_wait = match place_communities(obs, mover, threads) {
         Placed::Moved => 0,
-        Placed::Kept => COMMUNITY_KEEP_ROUNDS.max(cost),
+        Placed::Kept | Placed::Lone => COMMUNITY_KEEP_ROUNDS.max(cost),
         Placed::NoneFound => COMMUNITY_SEARCH_ROUNDS.max(cost),
     }
     .saturating_sub(1);
@@ -386,8 +387,11 @@ enum Placed {
     Moved,
     /// Every community it found was in place already.
     Kept,
-    /// It found no community, or only one not placed yet.
+    /// It found no community.
     NoneFound,
+    /// It found one community, not placed: look again as seldom as when all is in place
+    /// (a program with one community may run long, and a second shows in time).
+    Lone,
 }
 
 /// Rule 6 proper.
@@ -520,7 +524,7 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
     // than the rest of the run (big at its quick size ran 8% slower that way; see
     // docs/performance.md). Once placed, a community is kept in place.
     if placed.len() < 2 && placed.iter().all(|(_, home)| home.is_none()) {
-        return Placed::NoneFound;
+        return Placed::Lone;
     }
     placed.sort_by(|(x, xh), (y, yh)| {
         yh.is_some()

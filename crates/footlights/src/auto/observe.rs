@@ -446,7 +446,11 @@ impl Observations {
                     } => {
                         let from = key(&actor);
                         let total: u32 = sends.iter().map(|s| s.count).sum::<u32>() + other_sends;
+                        let (track_talk, now) = (self.track_talk, self.decisions);
                         let o = self.observed(&actor);
+                        if track_talk && !sends.is_empty() {
+                            o.talked = now;
+                        }
                         o.turns += 1.0;
                         o.wall_ns += wall_ns as f64;
                         o.handled += handled as f64;
@@ -458,6 +462,9 @@ impl Observations {
                             let to = key(&send.to);
                             let receiver = self.observed(&send.to);
                             receiver.received += f64::from(send.count);
+                            if track_talk {
+                                receiver.talked = now;
+                            }
                             if receiver.senders.len() < HUB_SENDERS
                                 && to != from
                                 && !receiver.senders.contains(&from)
@@ -468,14 +475,8 @@ impl Observations {
                                 *self.edges.entry((from, to)).or_insert(0.0) +=
                                     f64::from(send.cross);
                             }
-                            if self.track_talk && to != from {
-                                let now = self.decisions;
+                            if track_talk && to != from {
                                 self.talk.insert((from.min(to), from.max(to)), now);
-                                for k in [from, to] {
-                                    if let Some(o) = self.actors.get_mut(&k) {
-                                        o.talked = now;
-                                    }
-                                }
                             }
                         }
                     }
