@@ -58,7 +58,7 @@
 //!    neighbourhoods: each member pings random others. Stealing spreads such a set over
 //!    the workers, and then about half its messages cross between cores, where a message
 //!    costs several times what it costs on one core (`docs/performance.md`, issue 15,
-//!    "One neighbourhood on two cores"): big ran 1.3 to 4 times slower than on one core
+//!    "One neighbourhood on two cores"): big ran 1.8 to 4.6 times slower than on one core
 //!    split that way, and twice as fast with each neighbourhood kept on a stage of its own.
 //!    The rule reads who talks to whom (every pair of actors seen in a sampled send, kept
 //!    for [`super::observe::TALK_DECISIONS`] decisions, since each pair of a large
@@ -76,7 +76,7 @@
 //!    communities found one by one end up spread evenly and nothing swings back and forth.
 //!    A lone community is left where stealing puts it until a second one shows: pinned on
 //!    one stage it leaves the other workers idle, which pays only after its start-up (big
-//!    at its quick size, 55 ms, ran 8% slower). The rule looks every 2 rounds while it has
+//!    at its quick size, 55 ms, ran 10% slower). The rule looks every 2 rounds while it has
 //!    found nothing, at the next round after it moved actors (members not sampled yet show
 //!    up over the next few rounds), and every 20 rounds once all is in place or while it
 //!    sees a lone community; and it waits
