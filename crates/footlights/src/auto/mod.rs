@@ -25,6 +25,7 @@
 //! what the program placed stays where it was put. In `observe` mode it samples
 //! and moves nothing, which measures what sampling costs.
 
+pub(crate) mod community;
 pub(crate) mod decide;
 pub(crate) mod moves;
 pub(crate) mod observe;
@@ -133,7 +134,7 @@ impl Controller {
                 decide::choose_order(&self.observations, &mut self.order, &self.mover);
             }
             if auto {
-                decide::communities(&mut self.observations, &self.mover);
+                community::communities(&mut self.observations, &self.mover);
             }
             round += 1;
             if round % DECIDE_EVERY == 0 {
