@@ -60,16 +60,16 @@
 //!    costs several times what it costs on one core (`docs/performance.md`, issue 15,
 //!    "One neighbourhood on two cores"): big ran 1.8 to 4.6 times slower than on one core
 //!    split that way, and twice as fast with each neighbourhood kept on a stage of its own.
-//!    The rule (`community.rs`) reads who talks to whom (every pair of actors seen in a sampled send, kept
-//!    for [`super::observe::TALK_DECISIONS`] decisions, since each pair of a large
-//!    community is sampled rarely), joins the pairs into connected sets, leaving out hubs
-//!    (actors with many times the average number of partners, which would join everything
-//!    into one set), and calls a set a community when it has at least 16 members, more
-//!    distinct pairs than 1.25 per member, and cheap messages (at most 1 µs of handler a
-//!    message on average). The pair count is what tells a community apart: a chain, a
-//!    ring, a tree or a star has at most one pair per member however long it is watched,
-//!    so threadring's ring, chameneos's meeting place and its creatures, and the trees
-//!    are never communities. Each community is then pinned, whole, to one stage: the
+//!    The rule (`community.rs`) reads who talks to whom (every pair of actors seen in a
+//!    sampled send, kept for [`super::observe::TALK_DECISIONS`] decisions, since each pair
+//!    of a large community is sampled rarely), joins the pairs into connected sets, leaving
+//!    out hubs (actors with many times the average number of partners, which would join
+//!    everything into one set), and calls a set a community when it has at least 16
+//!    members, more distinct pairs than 1.25 per member, and cheap messages (at most 1 µs
+//!    of handler a message on average). The pair count is what tells a community apart: a
+//!    chain, a ring, a tree or a star has at most one pair per member however long it is
+//!    watched, so threadring's ring, chameneos's meeting place and its creatures, and the
+//!    trees are never communities. Each community is then pinned, whole, to one stage: the
 //!    stage most of its pinned members are on, else the stage with the fewest pinned
 //!    actors, largest community first; and one community a look moves from the heaviest
 //!    stage to the lightest when it fits in three quarters of the difference, so that
@@ -79,9 +79,9 @@
 //!    at its quick size, 55 ms, ran 10% slower). The rule looks every 2 rounds while it has
 //!    found nothing, at the next round after it moved actors (members not sampled yet show
 //!    up over the next few rounds), and every 20 rounds once all is in place or while it
-//!    sees a lone community; and it waits
-//!    at least a round per thousand pairs in view, because building the sets costs the
-//!    controller about 60 ns a pair (2 ms at big's 8,000 workers).
+//!    sees a lone community; and it waits at least a round per thousand pairs in view,
+//!    because building the sets costs the controller about 60 ns a pair (2 ms at big's
+//!    8,000 workers).
 //!
 
 use std::collections::HashMap;
