@@ -17,8 +17,8 @@
 //!    then one community moves from the heaviest stage to the lightest if it fits in
 //!    three quarters of the gap. A lone community, not placed yet, is left alone.
 //! 5. **Pacing.** The rule is called every round and waits between looks: 2 rounds while
-//!    it finds nothing, none after it moved actors, 20 once all is in place or while it
-//!    sees a lone community, and at least one round per [`PAIRS_PER_ROUND`] pairs in view.
+//!    it finds nothing or a lone community, none after it moved actors, 20 once all is in
+//!    place, and at least one round per [`PAIRS_PER_ROUND`] pairs in view.
 
 use super::decide::{CHEAP_NS_PER_MESSAGE, movable};
 use super::moves::Mover;
@@ -65,8 +65,8 @@ pub(super) fn communities(obs: &mut Observations, mover: &Mover) {
     let cost = u32::try_from(obs.talk.len() / PAIRS_PER_ROUND).unwrap_or(u32::MAX);
     obs.community_wait = match place_communities(obs, mover, threads) {
         Placed::Moved => 0,
-        Placed::Kept | Placed::Lone => COMMUNITY_KEEP_ROUNDS.max(cost),
-        Placed::NoneFound => COMMUNITY_SEARCH_ROUNDS.max(cost),
+        Placed::Kept => COMMUNITY_KEEP_ROUNDS.max(cost),
+        Placed::NoneFound | Placed::Lone => COMMUNITY_SEARCH_ROUNDS.max(cost),
     }
     .saturating_sub(1);
 }
@@ -79,8 +79,9 @@ enum Placed {
     Kept,
     /// It found no community.
     NoneFound,
-    /// It found one community, not placed: look again as seldom as when all is in place
-    /// (a program with one community may run long, and a second shows in time).
+    /// It found one community, not placed: look again soon, since a second one may be
+    /// only a few samples short (big at 2,000 workers often shows one neighbourhood a
+    /// look before the other).
     Lone,
 }
 

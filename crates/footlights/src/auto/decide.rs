@@ -77,9 +77,9 @@
 //!    A lone community is left where stealing puts it until a second one shows: pinned on
 //!    one stage it leaves the other workers idle, which pays only after its start-up (big
 //!    at its quick size, 55 ms, ran 10% slower). The rule looks every 2 rounds while it has
-//!    found nothing, at the next round after it moved actors (members not sampled yet show
-//!    up over the next few rounds), and every 20 rounds once all is in place or while it
-//!    sees a lone community; and it waits at least a round per thousand pairs in view,
+//!    found nothing or a lone community, at the next round after it moved actors (members
+//!    not sampled yet show up over the next few rounds), and every 20 rounds once all is
+//!    in place; and it waits at least a round per thousand pairs in view,
 //!    because building the sets costs the controller about 60 ns a pair (2 ms at big's
 //!    8,000 workers).
 //!
