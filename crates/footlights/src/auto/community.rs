@@ -10,7 +10,8 @@
 //!    sets, leaving out hubs: actors with more than [`HUB_PARTNERS`] partners and more
 //!    than [`HUB_DEGREE`] times the average, which would join every set into one.
 //! 3. **Communities.** A set is a community when it has at least [`MIN_COMMUNITY`]
-//!    members, more than [`COMMUNITY_PAIRS`] distinct pairs per member, and cheap handlers.
+//!    members, more than [`COMMUNITY_PAIRS`] distinct pairs per member, and handlers of
+//!    at most [`COMMUNITY_NS_PER_MESSAGE`] a message (its median member's).
 //!    A chain, a ring, a tree or a star never has more pairs than members.
 //! 4. **Placement.** A community whose pinned members are mostly on one stage stays
 //!    there; the others go, largest first, to the stage with the fewest pinned actors;
@@ -20,7 +21,7 @@
 //!    it finds nothing or a lone community, none after it moved actors, 20 once all is in
 //!    place, and at least one round per [`PAIRS_PER_ROUND`] pairs in view.
 
-use super::decide::{CHEAP_NS_PER_MESSAGE, movable};
+use super::decide::movable;
 use super::moves::Mover;
 use super::observe::{KeyMap, Observations};
 use crate::placement::{Placement, SchedulerKind, Site};
@@ -35,6 +36,11 @@ const COMMUNITY_KEEP_ROUNDS: u32 = 20;
 /// Pairs in view per round rule 6 waits before it looks again (a look takes about 60 ns
 /// a pair).
 const PAIRS_PER_ROUND: usize = 1_000;
+/// Handler time a message (of the median member) up to which a community is kept whole:
+/// a message crossing cores costs a few hundred nanoseconds more than one that does not
+/// (`docs/performance.md`), so for handlers much longer than this, splitting a community
+/// over the workers costs little, and stealing balances them better.
+const COMMUNITY_NS_PER_MESSAGE: f64 = 10_000.0;
 /// Members a community needs before rule 6 places it.
 const MIN_COMMUNITY: usize = 16;
 /// Distinct talking pairs per member a community needs: many-to-many talk. A chain, a
@@ -138,12 +144,11 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
             parent[ry] = rx;
         }
     }
-    // Each component: its members, its pairs, and its handler time and messages.
+    // Each component: its members, its pairs, and its members' handler time a message.
     struct Community {
         members: Vec<usize>,
         pairs: usize,
-        wall_ns: f64,
-        handled: f64,
+        ns_per_message: Vec<f64>,
     }
     let mut found: KeyMap<usize, Community> = KeyMap::default();
     for (x, key) in keys.iter().enumerate() {
@@ -154,13 +159,13 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
         let c = found.entry(r).or_insert(Community {
             members: Vec::new(),
             pairs: 0,
-            wall_ns: 0.0,
-            handled: 0.0,
+            ns_per_message: Vec::new(),
         });
         c.members.push(x);
         let o = &obs.actors[key];
-        c.wall_ns += o.wall_ns;
-        c.handled += o.handled;
+        if o.handled > 0.0 {
+            c.ns_per_message.push(o.ns_per_message());
+        }
     }
     for &(x, y) in &pairs {
         if !hub(x) && !hub(y) {
@@ -170,12 +175,24 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
             }
         }
     }
+    // Cheap by the median member: a sampled turn whose thread was preempted can take
+    // milliseconds, and would make an average say nothing.
+    let cheap = |c: &mut Community| {
+        let n = c.ns_per_message.len();
+        n == 0 || {
+            let (_, median, _) = c
+                .ns_per_message
+                .select_nth_unstable_by(n / 2, f64::total_cmp);
+            *median <= COMMUNITY_NS_PER_MESSAGE
+        }
+    };
     let chosen: Vec<Community> = found
         .into_values()
-        .filter(|c| {
-            c.members.len() >= MIN_COMMUNITY
+        .filter_map(|mut c| {
+            (c.members.len() >= MIN_COMMUNITY
                 && c.pairs as f64 >= COMMUNITY_PAIRS * c.members.len() as f64
-                && c.wall_ns <= CHEAP_NS_PER_MESSAGE * c.handled
+                && cheap(&mut c))
+            .then_some(c)
         })
         .collect();
     if chosen.is_empty() {

@@ -65,8 +65,8 @@
 //!    of a large community is sampled rarely), joins the pairs into connected sets, leaving
 //!    out hubs (actors with many times the average number of partners, which would join
 //!    everything into one set), and calls a set a community when it has at least 16
-//!    members, more distinct pairs than 1.25 per member, and cheap messages (at most 1 µs
-//!    of handler a message on average). The pair count is what tells a community apart: a
+//!    members, more distinct pairs than 1.25 per member, and handlers of at most 10 µs a
+//!    message (the median member's). The pair count is what tells a community apart: a
 //!    chain, a ring, a tree or a star has at most one pair per member however long it is
 //!    watched, so threadring's ring, chameneos's meeting place and its creatures, and the
 //!    trees are never communities. Each community is then pinned, whole, to one stage: the
@@ -96,7 +96,7 @@ pub const GROUP_LOAD: f64 = 0.7;
 /// Long turns (decayed count) it takes to call an actor blocking or CPU-heavy.
 const LONG_TURNS: f64 = 1.0;
 /// Handler time per message below which an actor is cheap enough to run inline.
-pub(super) const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
+const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
 /// Sampled turns needed before an actor is judged at all.
 const MIN_TURNS: f64 = 2.0;
 /// Sampled cross-stage sends on a pair needed before it counts as chatty.
