@@ -28,7 +28,7 @@
 
 use std::sync::Arc;
 
-use footlights::{Actor, Addr, Context, ReplyTo, System};
+use footlights::{Actor, Addr, Context, Placement, ReplyTo, System};
 use suite_contract::{Invocation, Outcome};
 
 use crate::run;
@@ -152,6 +152,39 @@ impl XorShift {
     }
 }
 
+/// An experiment outside the contract (issue 15, point 3: what a message crossing cores
+/// costs big): `BIG_PIN=hoods` pins neighbourhood `i` to stage `i`, `BIG_PIN=halves` pins
+/// the first half of every neighbourhood to stage 0 and the second half to stage 1, and
+/// `BIG_PIN=one` pins every worker to stage 0. Unset (the contract's runs), the runtime
+/// places the workers.
+#[derive(Clone, Copy)]
+enum Pin {
+    Runtime,
+    Hoods,
+    Halves,
+    One,
+}
+
+impl Pin {
+    fn from_env() -> Pin {
+        match std::env::var("BIG_PIN").as_deref() {
+            Ok("hoods") => Pin::Hoods,
+            Ok("halves") => Pin::Halves,
+            Ok("one") => Pin::One,
+            _ => Pin::Runtime,
+        }
+    }
+
+    fn placement(self, hood: u64, index: u64, size: u64) -> Placement {
+        match self {
+            Pin::Runtime => Placement::Default,
+            Pin::Hoods => Placement::Stage(hood as usize),
+            Pin::Halves => Placement::Stage(usize::from(index >= size / 2)),
+            Pin::One => Placement::Stage(0),
+        }
+    }
+}
+
 /// Runs big with `workers`, `pings` and `hood` from the invocation.
 pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
     let workers = inv.get("workers");
@@ -165,19 +198,25 @@ pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
         answer: Some(answer),
     });
     let empty: Arc<[Addr<Worker>]> = Arc::from(Vec::new());
+    let pin = Pin::from_env();
     let mut first = 0;
+    let mut hood_number = 0;
     while first < workers {
         let size = hood.min(workers - first);
         let members: Arc<[Addr<Worker>]> = (0..size)
             .map(|index| {
-                system.spawn(Worker {
-                    index: index as u32,
-                    hood: Arc::clone(&empty),
-                    left: pings,
-                    pongs: 0,
-                    rng: XorShift::new(first + index),
-                    sink: sink.clone(),
-                })
+                let placement = pin.placement(hood_number, index, size);
+                system.spawn_placed(
+                    Worker {
+                        index: index as u32,
+                        hood: Arc::clone(&empty),
+                        left: pings,
+                        pongs: 0,
+                        rng: XorShift::new(first + index),
+                        sink: sink.clone(),
+                    },
+                    placement,
+                )
             })
             .collect();
         let stopped = |_| "a worker stopped before it started".to_string();
@@ -190,6 +229,7 @@ pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
             member.send(Msg::Go).map_err(stopped)?;
         }
         first += size;
+        hood_number += 1;
     }
     drop(sink);
 

@@ -830,3 +830,152 @@ fn auto_placement_hands_a_pair_off_through_the_next_slot_on_one_worker() {
     });
     assert!(system.metrics().queue_switches >= 1);
 }
+
+/// A member of a community that talks many to many (as big's workers do): it pings a
+/// random other member, waits for the pong, and pings again, for as long as the system
+/// runs; it answers every ping.
+struct Member {
+    index: u32,
+    group: Arc<[Addr<Member>]>,
+    rng: u64,
+}
+
+enum Talk {
+    Join(Arc<[Addr<Member>]>),
+    Ping(u32),
+    Pong,
+}
+
+impl Member {
+    fn ping(&mut self) {
+        // xorshift64: any spread of partners will do.
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let others = self.group.len() as u64 - 1;
+        let k = (self.rng % others) as u32;
+        let to = if k >= self.index { k + 1 } else { k };
+        let _ = self.group[to as usize].send(Talk::Ping(self.index));
+    }
+}
+
+impl Actor for Member {
+    type Msg = Talk;
+    fn handle(&mut self, _: &mut Context<Self>, msg: Talk) {
+        match msg {
+            Talk::Join(group) => {
+                self.group = group;
+                self.ping();
+            }
+            Talk::Ping(from) => {
+                let _ = self.group[from as usize].send(Talk::Pong);
+            }
+            Talk::Pong => self.ping(),
+        }
+    }
+}
+
+/// Spawns a community of `n` members and starts them talking.
+fn community(system: &System, n: u32, seed: u64) -> Arc<[Addr<Member>]> {
+    let empty: Arc<[Addr<Member>]> = Arc::from(Vec::new());
+    let group: Arc<[Addr<Member>]> = (0..n)
+        .map(|index| {
+            system.spawn(Member {
+                index,
+                group: Arc::clone(&empty),
+                rng: (seed << 32 | u64::from(index)) * 2 + 1,
+            })
+        })
+        .collect();
+    for member in group.iter() {
+        member.send(Talk::Join(Arc::clone(&group))).expect("alive");
+    }
+    group
+}
+
+/// The one stage every member of `group` is pinned to, if they all are on the same.
+fn one_stage(group: &[Addr<Member>]) -> Option<usize> {
+    let first = group[0].stage()?;
+    group
+        .iter()
+        .all(|m| m.site() == Site::Stage(first))
+        .then_some(first)
+}
+
+#[test]
+fn auto_placement_keeps_each_community_whole_and_spreads_them_over_the_stages() {
+    // Work stealing spreads both communities over both workers at first, so about half
+    // their pings cross; kept whole, one on each stage, none do.
+    let system = auto(2, SchedulerKind::Steal);
+    let a = community(&system, 48, 1);
+    let b = community(&system, 48, 2);
+    eventually(
+        "each community on a stage of its own",
+        || matches!((one_stage(&a), one_stage(&b)), (Some(x), Some(y)) if x != y),
+    );
+    assert!(system.metrics().placement_moves >= 96);
+}
+
+/// A link of a ring: passes the token on until it has made its hops, then answers.
+struct RingLink {
+    next: Option<Addr<RingLink>>,
+    done: Option<ReplyTo<()>>,
+}
+
+enum Token {
+    Next(Addr<RingLink>),
+    Hops(u64),
+}
+
+impl Actor for RingLink {
+    type Msg = Token;
+    fn handle(&mut self, _: &mut Context<Self>, msg: Token) {
+        match msg {
+            Token::Next(next) => self.next = Some(next),
+            Token::Hops(0) => {
+                if let Some(done) = self.done.take() {
+                    let _ = done.send(());
+                }
+            }
+            Token::Hops(left) => {
+                let next = self.next.as_ref().expect("linked");
+                let _ = next.send(Token::Hops(left - 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn auto_placement_does_not_take_a_ring_for_a_community() {
+    // A ring's members each talk with two others: never more pairs than members, so
+    // never the many-to-many talk of a community, however long the token goes round.
+    let system = auto(2, SchedulerKind::Steal);
+    for round in 0..4 {
+        let (done, finished) = footlights::reply::pair();
+        let mut done = Some(done);
+        let links: Vec<Addr<RingLink>> = (0..64)
+            .map(|i| {
+                system.spawn(RingLink {
+                    next: None,
+                    done: if i == 63 { done.take() } else { None },
+                })
+            })
+            .collect();
+        for (i, link) in links.iter().enumerate() {
+            let next = links[(i + 1) % links.len()].clone();
+            link.send(Token::Next(next)).expect("alive");
+        }
+        // 64 * 15,625 - 1 hops from the first link end at the last.
+        links[0].send(Token::Hops(999_999)).expect("alive");
+        finished
+            .wait_timeout(PATIENCE)
+            .expect("the token went round in time")
+            .expect("answered");
+        for link in &links {
+            assert!(
+                !matches!(link.site(), Site::Stage(_)),
+                "round {round}: a ring link was pinned to a stage"
+            );
+        }
+    }
+}

@@ -3,7 +3,8 @@
 //! # The rules
 //!
 //! Every [`super::DECIDE_EVERY`] rounds, in `auto` mode, the controller applies rules
-//! 1 to 4 to the averages in [`Observations`]; rule 5 runs every round. Each rule that
+//! 1 to 4 to the averages in [`Observations`]; rules 5 and 6 run every round (rule 6
+//! paces itself). Each rule that
 //! moves an actor does so at once, through [`super::moves`], so that the rules after it
 //! see where it went. Only actors spawned with [`crate::Placement::Default`] under
 //! the `task` policy are moved; what the program placed stays where it was put.
@@ -52,6 +53,35 @@
 //!    hand-off order, which keeps a request and its reply hot in the cache (big ran about
 //!    1.15 times faster). [`crate::Metrics::fifo_order`] and
 //!    [`crate::Metrics::queue_switches`] show what it chose.
+//! 6. **Communities stay whole, one stage each**, under work stealing on several
+//!    workers. A *community* is a set of light actors that talk many to many, like big's
+//!    neighbourhoods: each member pings random others. Stealing spreads such a set over
+//!    the workers, and then about half its messages cross between cores, where a message
+//!    costs several times what it costs on one core (`docs/performance.md`, issue 15,
+//!    "One neighbourhood on two cores"): big ran 1.8 to 4.6 times slower than on one core
+//!    split that way, and twice as fast with each neighbourhood kept on a stage of its own.
+//!    The rule (`community.rs`) reads who talks to whom (every pair of actors seen in a
+//!    sampled send, kept for [`super::observe::TALK_DECISIONS`] decisions, since each pair
+//!    of a large community is sampled rarely), joins the pairs into connected sets, leaving
+//!    out hubs (actors with many times the average number of partners, which would join
+//!    everything into one set), and calls a set a community when it has at least 16
+//!    members, more distinct pairs than 1.25 per member, and handlers of at most 10 µs a
+//!    message (the median member's). The pair count is what tells a community apart: a
+//!    chain, a ring, a tree or a star has at most one pair per member however long it is
+//!    watched, so threadring's ring, chameneos's meeting place and its creatures, and the
+//!    trees are never communities. Each community is then pinned, whole, to one stage: the
+//!    stage most of its pinned members are on, else the stage with the fewest pinned
+//!    actors, largest community first; and one community a look moves from the heaviest
+//!    stage to the lightest when it fits in three quarters of the difference, so that
+//!    communities found one by one end up spread evenly and nothing swings back and forth.
+//!    A lone community is left where stealing puts it until a second one shows: pinned on
+//!    one stage it leaves the other workers idle, which pays only after its start-up (big
+//!    at its quick size, 55 ms, ran 10% slower). The rule looks every 2 rounds while it has
+//!    found nothing or a lone community, at the next round after it moved actors (members
+//!    not sampled yet show up over the next few rounds), and every 20 rounds once all is
+//!    in place; and it waits at least a round per thousand pairs in view,
+//!    because building the sets costs the controller about 60 ns a pair (2 ms at big's
+//!    8,000 workers).
 //!
 
 use std::collections::HashMap;
@@ -98,7 +128,7 @@ pub(super) struct OrderState {
 }
 
 /// Whether the runtime may move the actor (it placed it itself, and it is alive).
-fn movable(o: &Observed) -> bool {
+pub(super) fn movable(o: &Observed) -> bool {
     o.actor.home().movable() && !o.actor.is_stopped()
 }
 

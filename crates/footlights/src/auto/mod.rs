@@ -13,16 +13,19 @@
 //!    controller puts on long turns, and the decaying averages kept of both.
 //! 2. **Decide** (`decide.rs`): the rules (blocking actors get a stage of their own,
 //!    CPU-heavy ones stay in the pool, cheap leaves run inline, chatty groups share a stage,
-//!    and a lone worker's queue order).
+//!    a lone worker's queue order, and communities that talk many to many stay whole, one
+//!    stage each).
 //! 3. **Move** (`moves.rs`): applying a decision.
 //!
 //! Every [`ROUND`] the controller watches long turns and folds the new samples into its
 //! averages, and (in `auto` mode, on a lone work-stealing worker) chooses the queue order;
 //! every [`DECIDE_EVERY`] rounds it applies the other rules (in `auto` mode) and halves the
-//! averages. Only actors spawned with [`crate::Placement::Default`] under the `task` policy
-//! are moved; what the program placed stays where it was put. In `observe` mode it samples
+//! averages; the rule for communities is looked at every round and paces itself. Only
+//! actors spawned with [`crate::Placement::Default`] under the `task` policy are moved;
+//! what the program placed stays where it was put. In `observe` mode it samples
 //! and moves nothing, which measures what sampling costs.
 
+pub(crate) mod community;
 pub(crate) mod decide;
 pub(crate) mod moves;
 pub(crate) mod observe;
@@ -86,10 +89,14 @@ pub(crate) fn start(
     sched: &Arc<Scheduler>,
     policy: Policy,
 ) -> std::io::Result<JoinHandle<()>> {
+    // Who talks to whom is kept only where rule 6 may use it.
+    let track_talk = auto.mode == PlacementMode::Auto
+        && sched.threads() >= 2
+        && sched.kind == SchedulerKind::Steal;
     let controller = Controller {
         auto: Arc::clone(auto),
         mover: Mover::new(Arc::clone(sched), policy, Arc::clone(auto)),
-        observations: Observations::new(),
+        observations: Observations::new(track_talk),
         order: OrderState::default(),
     };
     std::thread::Builder::new()
@@ -125,6 +132,9 @@ impl Controller {
             self.observations.ingest(&stages);
             if auto && self.orders_queue() {
                 decide::choose_order(&self.observations, &mut self.order, &self.mover);
+            }
+            if auto {
+                community::communities(&mut self.observations, &self.mover);
             }
             round += 1;
             if round % DECIDE_EVERY == 0 {

@@ -34,10 +34,16 @@
 //! sums of sampled turns, wall time, messages, sends, long turns seen blocked or busy, and
 //! who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
 //! halves them all ([`Observations::decay`]), so old behaviour fades within tens of
-//! milliseconds, and stopped actors and faded pairs are forgotten.
+//! milliseconds, and stopped actors and faded pairs are forgotten. Where rule 6 of
+//! `decide.rs` may apply (work stealing on several workers), it also keeps *who talks to
+//! whom*: every pair of actors seen in a sampled send, either way and wherever the
+//! receiver ran, with the decision it was last seen at; a pair stays in view for
+//! [`TALK_DECISIONS`] decisions (a community's pairs are each sampled rarely), and so does
+//! an actor that was in one.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -62,6 +68,13 @@ const BLOCKED_NS: u64 = 5_000_000;
 pub(super) const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
 /// Distinct receivers recorded per sampled turn; further sends are only counted.
 const MAX_RECEIVERS: usize = 8;
+/// Decisions for which a pair of actors seen talking stays in view (the averages fade by
+/// half each decision): a pair of many-to-many talkers is sampled rarely (big at 8,000
+/// workers samples each of its actors about once in ten decisions), and a community shows
+/// only when enough of its pairs are in view at once.
+pub(super) const TALK_DECISIONS: u32 = 24;
+/// Pairs that have left view are forgotten every this many decisions.
+const TALK_SWEEP_EVERY: u32 = 4;
 /// Distinct senders that make an actor that gets many messages a hub (not a pair's
 /// partner).
 pub(super) const HUB_SENDERS: usize = 3;
@@ -308,6 +321,8 @@ pub(super) struct Observed {
     pub(super) received: f64,
     /// Distinct actors seen sending to it (the first [`HUB_SENDERS`]).
     pub(super) senders: Vec<usize>,
+    /// The decision at which it was last seen in a talking pair.
+    talked: u32,
 }
 
 impl Observed {
@@ -325,6 +340,7 @@ impl Observed {
             heavy: false,
             received: 0.0,
             senders: Vec::new(),
+            talked: 0,
         }
     }
 
@@ -334,6 +350,37 @@ impl Observed {
     }
 }
 
+/// Hashes the controller's keys (addresses of actors' entries, and pairs of them) with
+/// one multiplication per word: the maps are rebuilt and swept every few milliseconds,
+/// and the default hasher made that a third of a core at big's sizes. The last step
+/// folds the high bits down, because the table picks buckets by the low bits and
+/// addresses end in zeros.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// A map keyed by actors (or pairs of them), hashed with [`KeyHasher`].
+pub(super) type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
 /// An actor's identity in the controller's maps: the address of its entry.
 fn key(task: &Task) -> usize {
     Arc::as_ptr(task).cast::<()>() as usize
@@ -341,18 +388,33 @@ fn key(task: &Task) -> usize {
 
 /// Everything the controller knows: the decaying averages per actor and per pair.
 pub(super) struct Observations {
-    pub(super) actors: HashMap<usize, Observed>,
+    pub(super) actors: KeyMap<usize, Observed>,
     /// Sampled cross-stage sends per (sender, receiver).
-    pub(super) edges: HashMap<(usize, usize), f64>,
+    pub(super) edges: KeyMap<(usize, usize), f64>,
+    /// The pairs of actors seen talking (a sampled send either way, wherever the receiver
+    /// ran; the smaller key first), with the decision at which each was last seen: who
+    /// talks to whom, for finding communities. Kept only where rule 6 may use it.
+    pub(super) talk: KeyMap<(usize, usize), u32>,
+    /// Whether to keep [`Observations::talk`].
+    track_talk: bool,
+    /// Decisions so far.
+    pub(super) decisions: u32,
+    /// Decisions rule 6 waits before it looks again.
+    pub(super) community_wait: u32,
     /// When the averages were last halved.
     pub(super) window: Instant,
 }
 
 impl Observations {
-    pub(super) fn new() -> Observations {
+    /// Empty observations; `track_talk` says whether to keep who talks to whom.
+    pub(super) fn new(track_talk: bool) -> Observations {
         Observations {
-            actors: HashMap::new(),
-            edges: HashMap::new(),
+            actors: KeyMap::default(),
+            edges: KeyMap::default(),
+            talk: KeyMap::default(),
+            track_talk,
+            decisions: 0,
+            community_wait: 0,
             window: Instant::now(),
         }
     }
@@ -384,7 +446,11 @@ impl Observations {
                     } => {
                         let from = key(&actor);
                         let total: u32 = sends.iter().map(|s| s.count).sum::<u32>() + other_sends;
+                        let (track_talk, now) = (self.track_talk, self.decisions);
                         let o = self.observed(&actor);
+                        if track_talk && !sends.is_empty() {
+                            o.talked = now;
+                        }
                         o.turns += 1.0;
                         o.wall_ns += wall_ns as f64;
                         o.handled += handled as f64;
@@ -396,6 +462,9 @@ impl Observations {
                             let to = key(&send.to);
                             let receiver = self.observed(&send.to);
                             receiver.received += f64::from(send.count);
+                            if track_talk {
+                                receiver.talked = now;
+                            }
                             if receiver.senders.len() < HUB_SENDERS
                                 && to != from
                                 && !receiver.senders.contains(&from)
@@ -405,6 +474,9 @@ impl Observations {
                             if send.cross > 0 && to != from {
                                 *self.edges.entry((from, to)).or_insert(0.0) +=
                                     f64::from(send.cross);
+                            }
+                            if track_talk && to != from {
+                                self.talk.insert((from.min(to), from.max(to)), now);
                             }
                         }
                     }
@@ -429,9 +501,15 @@ impl Observations {
         }
     }
 
-    /// Halves every average, and forgets stopped actors and faded pairs.
+    /// Halves every average, and forgets stopped actors and faded pairs. An actor stays
+    /// known while it has talked within [`TALK_DECISIONS`] decisions; pairs not seen for
+    /// that long are forgotten every [`TALK_SWEEP_EVERY`] decisions.
     pub(super) fn decay(&mut self) {
         self.window = Instant::now();
+        self.decisions = self.decisions.wrapping_add(1);
+        let now = self.decisions;
+        let recent = |seen: u32| now.wrapping_sub(seen) <= TALK_DECISIONS;
+        let track_talk = self.track_talk;
         self.actors.retain(|_, o| {
             o.turns *= 0.5;
             o.wall_ns *= 0.5;
@@ -442,13 +520,22 @@ impl Observations {
             o.busy *= 0.5;
             o.heavy_turns *= 0.5;
             !o.actor.is_stopped()
-                && (o.turns >= 0.05 || o.received >= 0.05 || o.blocked_for_good || o.heavy)
+                && (o.turns >= 0.05
+                    || o.received >= 0.05
+                    || o.blocked_for_good
+                    || o.heavy
+                    || (track_talk && recent(o.talked)))
         });
         let actors = &self.actors;
         self.edges.retain(|(a, b), w| {
             *w *= 0.5;
             *w >= 0.05 && actors.contains_key(a) && actors.contains_key(b)
         });
+        if now % TALK_SWEEP_EVERY == 0 {
+            self.talk.retain(|(a, b), &mut seen| {
+                recent(seen) && actors.contains_key(a) && actors.contains_key(b)
+            });
+        }
     }
 }
 
