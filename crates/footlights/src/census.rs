@@ -46,8 +46,17 @@
 //! sweep whose compare-and-swap fails skips that slot: the entry left, or was replaced by
 //! a newer one, which a later sweep finds.
 //!
-//! The loom model at the bottom of this file checks a sweep racing an actor leaving
-//! (`RUSTFLAGS="--cfg loom"`).
+//! A leave waits only for the tag on its own entry. A leave whose entry is not in the slot
+//! at all (the slot is null, listed, or holds another entry) has nothing to wait for:
+//! nothing will ever put the entry back, so it leaves the slot alone and returns. The cell
+//! forgets its seat when it leaves, so this is not expected (an actor restarted in place
+//! leaves, and is stopped before its next turn enters it again, with no seat: see
+//! [`crate::cell`]), but a stale seat must not make a stop spin for ever, nor take
+//! another entry out of the census.
+//!
+//! The loom models at the bottom of this file check a sweep racing an actor leaving, and
+//! a leave from a stale seat racing a sweep of the entry now in it (`RUSTFLAGS="--cfg
+//! loom"`).
 
 use std::any::TypeId;
 use std::cell::UnsafeCell;
@@ -423,23 +432,27 @@ impl Census {
         unsafe { self.shared.take(kind) }
     }
 
-    /// Takes `entry` out of its seat. Waits while a sweep is using it.
+    /// Takes `entry` out of its seat. Waits while a sweep is using it, and only then: an
+    /// entry that is not in the seat (it left already) is left out, and the slot alone.
     pub(crate) fn leave(seat: Seat, entry: *const ()) {
         if seat.0.is_null() {
             return;
         }
         // SAFETY: a seat points into a page that outlives every entry in it.
         let slot = unsafe { &*seat.0 };
+        let tagged = entry.cast_mut().map_addr(|a| a | TAG);
         let mut step = 0;
-        while slot
-            .compare_exchange(
-                entry.cast_mut(),
-                ptr::null_mut(),
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            )
-            .is_err()
-        {
+        while let Err(now) = slot.compare_exchange(
+            entry.cast_mut(),
+            ptr::null_mut(),
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        ) {
+            if now != tagged {
+                // Not the entry: the slot is free, or another entry's. Nothing would ever
+                // put this entry back, so waiting for it would be waiting for ever.
+                return;
+            }
             // A sweep holds the tag for the few instructions of one visit.
             backoff(&mut step);
         }
@@ -666,6 +679,56 @@ mod loom_models {
             entry.freed.store(true, LoomOrdering::SeqCst);
             let acted = sweeper.join().unwrap();
             assert!(acted <= 1);
+            assert_eq!(census.live(), 0);
+        });
+    }
+
+    /// An actor restarted in place leaves the census, and its slot goes to another entry;
+    /// then the actor is stopped before its next turn entered it again, and leaves from its
+    /// old seat, racing a sweep. The stale leave returns (it used to wait for ever for its
+    /// entry to come back), and leaves the other entry in the census.
+    #[test]
+    fn a_stale_leave_racing_a_sweep() {
+        loom::model(|| {
+            let census = Arc::new(Census::new(1));
+            let entries: Vec<Arc<Entry>> = (0..3)
+                .map(|_| {
+                    Arc::new(Entry {
+                        freed: AtomicBool::new(false),
+                    })
+                })
+                .collect();
+            let p = |i: usize| Arc::as_ptr(&entries[i]).cast::<()>();
+            let kind = Kind::of::<Entry>(check_alive);
+            // SAFETY: this thread plays worker 0; the entries outlive their seats.
+            let (restarted, other) = unsafe {
+                (
+                    census.enter(Some(0), p(0), kind),
+                    census.enter(Some(0), p(1), kind),
+                )
+            };
+            // The restart: out of the census until the next turn.
+            Census::leave(restarted, p(0));
+            // The page is full, so this entry gets the slot the restarted one left.
+            // SAFETY: as above.
+            let reused = unsafe { census.enter(Some(0), p(2), kind) };
+            assert_eq!(
+                reused.as_ptr(),
+                restarted.as_ptr(),
+                "the model reuses the slot"
+            );
+            let sweeper = {
+                let census = Arc::clone(&census);
+                thread::spawn(move || census.sweep())
+            };
+            // The stop of the restarted actor, killed before its next turn.
+            Census::leave(restarted, p(0));
+            entries[0].freed.store(true, LoomOrdering::SeqCst);
+            let acted = sweeper.join().unwrap();
+            assert_eq!(acted, 2, "the sweep visits the two entries in the census");
+            assert_eq!(census.live(), 2, "the stale leave took nothing out");
+            Census::leave(other, p(1));
+            Census::leave(reused, p(2));
             assert_eq!(census.live(), 0);
         });
     }

@@ -613,3 +613,61 @@ fn two_children_failing_at_once_past_the_intensity_escalate_once() {
     assert_eq!(again, ["one", "two"]);
     assert!(!root.is_stopped() && !mid.is_stopped() && !inner.is_stopped());
 }
+
+/// A child killed after its restart and before its new instance's first turn stops at that
+/// turn. Its restart took it out of the census (the new instance enters on its first turn),
+/// so its stop has no seat to leave; it used to wait for ever on the seat it had left, and
+/// the shutdown with it.
+#[test]
+fn a_child_killed_between_its_restart_and_its_next_turn_stops() {
+    /// Panics when sent anything; the first instance's `stopped` hook, which the restart
+    /// runs after the actor left the census, tells the test and waits until it has been
+    /// killed.
+    struct Fragile {
+        instance: u32,
+        stopping: Sender<()>,
+        killed: Receiver<()>,
+    }
+    impl Actor for Fragile {
+        type Msg = ();
+        fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+            panic!("told to")
+        }
+        fn stopped(&mut self, _: &mut Context<Self>) {
+            if self.instance == 1 {
+                let _ = self.stopping.send(());
+                let _ = self.killed.recv_timeout(PATIENCE);
+            }
+        }
+    }
+    let system = system(2);
+    let supervisor = Supervisor::spawn(&system, Strategy::OneForOne, lenient());
+    let (stopping_tx, stopping) = unbounded();
+    let (killed, killed_rx) = unbounded();
+    let mut instance = 0;
+    let fragile = supervisor.child(Restart::Permanent, move || {
+        instance += 1;
+        Fragile {
+            instance,
+            stopping: stopping_tx.clone(),
+            killed: killed_rx.clone(),
+        }
+    });
+    let stopped = fragile.when_stopped();
+    fragile.send(()).unwrap();
+    stopping
+        .recv_timeout(PATIENCE)
+        .expect("the first instance is being retired by its restart");
+    // Killed while its restart retires the old instance: the next turn sees the kill
+    // before it starts the new one.
+    fragile.kill();
+    killed.send(()).unwrap();
+    let down = stopped.wait_timeout(PATIENCE);
+    if !matches!(down, Some(Ok(_))) {
+        // Its worker is stuck in the stop, so a shutdown would wait for ever.
+        std::mem::forget(system);
+        panic!("the killed child did not stop: {down:?}");
+    }
+    let down = down.and_then(Result::ok).expect("checked above");
+    assert_eq!(down.reason, ExitReason::Killed);
+}

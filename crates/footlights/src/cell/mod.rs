@@ -85,8 +85,9 @@ pub(crate) struct ActorCell<B: Behaviour> {
     /// Why the turn that ended with a stop stopped it: written by that turn, read by the
     /// stop that follows on the same worker (the consumer's, like `state`).
     exit: UnsafeCell<Exit>,
-    /// Where it sits in its system's census: a `Seat`'s slot, written once by the first
-    /// turn (null before, or if it never ran).
+    /// Where it sits in its system's census: a `Seat`'s slot, written by the first turn
+    /// (and by the first turn after each restart) and cleared when the actor leaves; null
+    /// while it is not in the census. The consumer's, like `state` (and `drop`'s).
     seat: AtomicPtr<()>,
     /// What the actor keeps only once it needs it: a bounded mailbox's capacity, its
     /// monitors and links ([`ties`]) among it ([`extras`]); null for most actors.
@@ -181,9 +182,18 @@ impl<B: Behaviour> ActorCell<B> {
         self.seat.store(seat.as_ptr().cast_mut(), Ordering::Relaxed);
     }
 
-    /// The census seat the first turn noted (none if it never ran).
+    /// The census seat the first turn noted (none if it never ran, or left since).
     fn seat(&self) -> Seat {
         Seat::from_ptr(self.seat.load(Ordering::Relaxed))
+    }
+
+    /// Takes the actor of node `me` out of its system's census (waiting while a shutdown's
+    /// sweep visits it), and forgets its seat. A restart leaves until the next turn enters
+    /// again ([`restart`]); if the actor is killed before that turn, its stop has no seat
+    /// to leave, rather than the old one, which is free or another actor's by then.
+    fn leave_census(&self, me: &Arc<B::Node>) {
+        Census::leave(self.seat(), Arc::as_ptr(me).cast());
+        self.seat.store(std::ptr::null_mut(), Ordering::Relaxed);
     }
 
     /// What the cell keeps of its system.

@@ -34,7 +34,6 @@ use std::sync::Arc;
 use super::exit::Exit;
 use super::lifecycle::Phase;
 use super::{ActorCell, Behaviour, Env};
-use crate::census::Census;
 
 impl<B: Behaviour> ActorCell<B> {
     /// Restarts the actor in place if its restart says so; `true` if it did. Called after
@@ -71,7 +70,7 @@ impl<B: Behaviour> ActorCell<B> {
         let state = unsafe { &mut *self.state.get() };
         // Out of the census until the next turn enters it again, as a new actor's first
         // turn does (see `crate::census`).
-        Census::leave(self.seat(), Arc::as_ptr(me).cast());
+        self.leave_census(me);
         self.retire(std::mem::replace(state, Phase::Unstarted(fresh)), me, exit);
         true
     }

@@ -36,7 +36,6 @@ use super::exit::Exit;
 use super::lifecycle::{KILLED, Phase};
 use super::named;
 use super::{ActorCell, Behaviour, Env, Halt, Turn};
-use crate::census::Census;
 
 /// What the panic hook is told when a handler panics.
 #[derive(Clone, Debug)]
@@ -66,7 +65,7 @@ impl<B: Behaviour> ActorCell<B> {
             // Senders waiting for room wake, and find the actor stopped.
             capacity.close();
         }
-        Census::leave(self.seat(), Arc::as_ptr(me).cast());
+        self.leave_census(me);
         // SAFETY: the caller ran the actor's last turn and holds its scheduling right, so
         // no other reference to the state exists.
         let state = unsafe { &mut *self.state.get() };
