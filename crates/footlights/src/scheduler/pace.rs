@@ -51,14 +51,25 @@
 //! neighbourhoods: about half), trees of spawns never (a subtree does not talk to its
 //! siblings). So while no solo rate is known, a worker also keeps a *tally* of its steals
 //! and steals back: at least [`TUG_STEALS_BACK`] steals back, an eighth or more of its
-//! steals, within [`TUG_EPOCHS`] epochs find a tug of war, and [`TUG_TALLIES`] such tallies
-//! in a row make it give its work back, as a rate below the solo rate would. The first
-//! tally that finds a tug of war also makes the system *label groups*, so that a worker
-//! woken later takes over whole groups instead of half a deque ([`super::group`]): the
-//! split the pace then judges is one that can pay (separate groups, one worker each), and
-//! a group that cannot be split is left to one worker. Without that, a give-back was
-//! followed by wake-ups that split the actors at random again, and programs with several
-//! groups (big at 2,000 and 4,000 workers) gave back all run long (`docs/performance.md`).
+//! steals, find a tug of war, and [`TUG_TALLIES`] such tallies in a row make it give its
+//! work back, as a rate below the solo rate would. A tally is a proportion of steals,
+//! not a rate in time: it lasts until it has enough steals back, or so many steals that
+//! the steals back are too few ([`tug_of_war`]), however long that takes. Steals can be
+//! rare while each still costs: big at 1,000 workers in one neighbourhood steals about
+//! once in 20 epochs, a fifth of them steals back, and every steal moves up to 32 actors
+//! whose messages then cross between the cores; a tally that had to find its steals back
+//! within 16 epochs never found them there.
+//!
+//! The tug of war is on from the first [`GROUP_STEALS_BACK`] steals back that make an
+//! eighth of the tally's steals: then the system *labels groups*, so that a worker that
+//! steals takes over whole groups instead of half a deque ([`super::group`]): the split
+//! the pace then judges is one that can pay (separate groups, one worker each), and a
+//! group that cannot be split is left to one worker, the other declining at its next
+//! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
+//! about 400 epochs a worker). Without the labels, a give-back was followed by wake-ups
+//! that split the actors at random again, and programs with several groups (big at 2,000
+//! and 4,000 workers) gave back all run long (`docs/performance.md`). Trees of spawns,
+//! which never steal back, never label.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -74,9 +85,9 @@ pub(crate) const MIN_MESSAGES: u64 = 256;
 /// Steals back (see the module documentation, "Tug of war") that make a tug of war: at
 /// least this many, and at least an eighth of the steals counted with them.
 pub(crate) const TUG_STEALS_BACK: u64 = 16;
-/// Epochs a tally of steals may last before it starts again: the steals back must come
-/// at least one an epoch.
-pub(crate) const TUG_EPOCHS: u32 = 16;
+/// Steals back, an eighth of the steals or more, that make the system label groups (see
+/// the module documentation, "Tug of war").
+pub(crate) const GROUP_STEALS_BACK: u64 = 4;
 /// Tallies in a row that must find a tug of war before the worker gives its work back.
 pub(crate) const TUG_TALLIES: u32 = 4;
 
@@ -124,8 +135,6 @@ pub(crate) struct Pace {
     /// The worker's counts of steals and steals back when the current tally began.
     steals: Cell<u64>,
     stolen_back: Cell<u64>,
-    /// Epochs in the current tally.
-    tallied: Cell<u32>,
     /// Tallies in a row that found a tug of war.
     tugs: Cell<u32>,
 }
@@ -139,7 +148,6 @@ impl Pace {
             ticks: Cell::new(0),
             steals: Cell::new(0),
             stolen_back: Cell::new(0),
-            tallied: Cell::new(0),
             tugs: Cell::new(0),
         }
     }
@@ -158,7 +166,6 @@ impl Pace {
         self.steals.set(stats.steals.load(Ordering::Relaxed));
         self.stolen_back
             .set(stats.stolen_back.load(Ordering::Relaxed));
-        self.tallied.set(0);
     }
 
     /// Counts one tick; at the end of an epoch, judges it (see the module
@@ -216,13 +223,15 @@ impl Pace {
             .stolen_back
             .load(Ordering::Relaxed)
             .saturating_sub(self.stolen_back.get());
+        if back >= GROUP_STEALS_BACK && back.saturating_mul(8) >= steals {
+            let grouping = &sleepers.yardstick().grouping;
+            if !grouping.load(Ordering::Relaxed) {
+                grouping.store(true, Ordering::Relaxed);
+            }
+        }
         match tug_of_war(steals, back) {
             Some(true) => {
                 self.restart_tally(stats);
-                let grouping = &sleepers.yardstick().grouping;
-                if !grouping.load(Ordering::Relaxed) {
-                    grouping.store(true, Ordering::Relaxed);
-                }
                 let tugs = self.tugs.get() + 1;
                 if tugs >= TUG_TALLIES && awake > 1 {
                     self.tugs.set(0);
@@ -237,15 +246,8 @@ impl Pace {
                 self.tugs.set(0);
                 Verdict::Stay
             }
-            None => {
-                let tallied = self.tallied.get() + 1;
-                self.tallied.set(tallied);
-                if tallied >= TUG_EPOCHS {
-                    self.restart_tally(stats);
-                    self.tugs.set(0);
-                }
-                Verdict::Stay
-            }
+            // Too few steals to say yet, however long they take.
+            None => Verdict::Stay,
         }
     }
 }
