@@ -88,6 +88,9 @@ pub(crate) const TUG_STEALS_BACK: u64 = 16;
 /// Steals back, an eighth of the steals or more, that make the system label groups (see
 /// the module documentation, "Tug of war").
 pub(crate) const GROUP_STEALS_BACK: u64 = 4;
+/// Epochs in a row alone after which a worker stops labelling groups (see
+/// [`Pace::labels`]).
+pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
 /// Tallies in a row that must find a tug of war before the worker gives its work back.
 pub(crate) const TUG_TALLIES: u32 = 4;
 
@@ -137,6 +140,8 @@ pub(crate) struct Pace {
     stolen_back: Cell<u64>,
     /// Tallies in a row that found a tug of war.
     tugs: Cell<u32>,
+    /// Epochs in a row this worker was the only one awake (at both ends).
+    alone_epochs: Cell<u32>,
 }
 
 impl Pace {
@@ -149,6 +154,7 @@ impl Pace {
             steals: Cell::new(0),
             stolen_back: Cell::new(0),
             tugs: Cell::new(0),
+            alone_epochs: Cell::new(0),
         }
     }
 
@@ -158,6 +164,7 @@ impl Pace {
         self.handled.set(stats.handled.load(Ordering::Relaxed));
         self.alone.set(awake == 1);
         self.ticks.set(0);
+        self.alone_epochs.set(0);
         self.restart_tally(stats);
     }
 
@@ -193,6 +200,12 @@ impl Pace {
             messages: handled.saturating_sub(self.handled.replace(handled)),
             took: now.saturating_duration_since(self.began.replace(now)),
         };
+        if epoch.was_alone && awake == 1 {
+            self.alone_epochs
+                .set(self.alone_epochs.get().saturating_add(1));
+        } else {
+            self.alone_epochs.set(0);
+        }
         let yardstick = sleepers.yardstick();
         let solo = yardstick.solo.load(Ordering::Relaxed);
         match epoch.judge(solo) {
@@ -211,6 +224,20 @@ impl Pace {
             Judgement::Nothing if solo == 0 => self.tally(stats, sleepers, awake),
             Judgement::Nothing => Verdict::Stay,
         }
+    }
+
+    /// Whether this worker labels groups now (see [`super::group`]): while the system
+    /// does, unless it has been the only worker awake for [`LABEL_ALONE_EPOCHS`] epochs.
+    ///
+    /// Labelling costs every turn a look at its actor's label (a line of the home the turn
+    /// does not otherwise read): big at one neighbourhood, left to one worker after a
+    /// give-back, ran 8 to 10% slower than on one thread for it alone. Alone, nobody
+    /// steals groups; the labels wait as they are (by then, a few rounds of messages have
+    /// merged them) until another worker is awake, when labelling starts again at once.
+    #[inline]
+    pub(crate) fn labels(&self, sleepers: &Sleepers) -> bool {
+        sleepers.yardstick().grouping()
+            && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || sleepers.awake() > 1)
     }
 
     /// Judges the tally of steals (see the module documentation, "Tug of war").
