@@ -234,7 +234,7 @@ impl Pace {
     /// give-back, ran 8 to 10% slower than on one thread for it alone. Alone, nobody
     /// steals groups; the labels wait as they are (by then, a few rounds of messages have
     /// merged them) until another worker is awake, when labelling starts again at once.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn labels(&self, sleepers: &Sleepers) -> bool {
         sleepers.yardstick().grouping()
             && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || sleepers.awake() > 1)
@@ -250,7 +250,7 @@ impl Pace {
             .stolen_back
             .load(Ordering::Relaxed)
             .saturating_sub(self.stolen_back.get());
-        if back >= GROUP_STEALS_BACK && back.saturating_mul(8) >= steals {
+        if starts_labels(steals, back) {
             let grouping = &sleepers.yardstick().grouping;
             if !grouping.load(Ordering::Relaxed) {
                 grouping.store(true, Ordering::Relaxed);
@@ -289,6 +289,11 @@ fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether `steals`, of which `back` were steals back, make the system label groups.
+fn starts_labels(steals: u64, back: u64) -> bool {
+    back >= GROUP_STEALS_BACK && back.saturating_mul(8) >= steals
 }
 
 /// One worker's epoch, as it ended.
@@ -401,6 +406,20 @@ mod tests {
         // An eighth is enough (big's neighbourhoods: a fifth to a half); fewer is not.
         assert_eq!(tug_of_war(128, 16), Some(true));
         assert_eq!(tug_of_war(129, 16), Some(false));
+    }
+
+    #[test]
+    fn a_few_steals_back_start_the_labels() {
+        // Chameneos: a few steals back among few steals label groups before a tally says
+        // anything.
+        assert_eq!(tug_of_war(20, 4), None);
+        assert!(starts_labels(20, 4));
+        assert!(starts_labels(32, 4));
+        // Fewer than an eighth, or too few steals back, do not.
+        assert!(!starts_labels(33, 4));
+        assert!(!starts_labels(3, 3));
+        // Trees never steal back.
+        assert!(!starts_labels(10_000, 0));
     }
 
     #[test]
