@@ -19,7 +19,9 @@
 //! neighbourhoods become one label each; chameneos's place and creatures one label; the
 //! actors of a tree, which only reply to their parent, stay mostly apart. While the system
 //! labels groups, a worker notes the label of the actor whose turn it runs, and a hand-off
-//! (a send that woke an actor) passes it on; until then a turn pays a test of two flags
+//! (a send that woke an actor) passes it on (a worker that has long been the only one
+//! awake stops, and the labels wait as they are: [`super::pace::Pace::labels`]); until
+//! then a turn pays a test of two flags
 //! (one on a lone worker, whose `paced` flag is false) and a hand-off one compare of the
 //! worker's hand-off mode (which it tests anyway for FIFO order). Labels only merge; they are a hint, never needed for correctness.
 //!

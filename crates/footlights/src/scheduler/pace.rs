@@ -51,14 +51,25 @@
 //! neighbourhoods: about half), trees of spawns never (a subtree does not talk to its
 //! siblings). So while no solo rate is known, a worker also keeps a *tally* of its steals
 //! and steals back: at least [`TUG_STEALS_BACK`] steals back, an eighth or more of its
-//! steals, within [`TUG_EPOCHS`] epochs find a tug of war, and [`TUG_TALLIES`] such tallies
-//! in a row make it give its work back, as a rate below the solo rate would. The first
-//! tally that finds a tug of war also makes the system *label groups*, so that a worker
-//! woken later takes over whole groups instead of half a deque ([`super::group`]): the
-//! split the pace then judges is one that can pay (separate groups, one worker each), and
-//! a group that cannot be split is left to one worker. Without that, a give-back was
-//! followed by wake-ups that split the actors at random again, and programs with several
-//! groups (big at 2,000 and 4,000 workers) gave back all run long (`docs/performance.md`).
+//! steals, find a tug of war, and [`TUG_TALLIES`] such tallies in a row make it give its
+//! work back, as a rate below the solo rate would. A tally is a proportion of steals,
+//! not a rate in time: it lasts until it has enough steals back, or so many steals that
+//! the steals back are too few ([`tug_of_war`]), however long that takes. Steals can be
+//! rare while each still costs: big at 1,000 workers in one neighbourhood steals about
+//! once in 20 epochs, a fifth of them steals back, and every steal moves up to 32 actors
+//! whose messages then cross between the cores; a tally that had to find its steals back
+//! within 16 epochs never found them there.
+//!
+//! The tug of war is on from the first [`GROUP_STEALS_BACK`] steals back that make an
+//! eighth of the tally's steals: then the system *labels groups*, so that a worker that
+//! steals takes over whole groups instead of half a deque ([`super::group`]): the split
+//! the pace then judges is one that can pay (separate groups, one worker each), and a
+//! group that cannot be split is left to one worker, the other declining at its next
+//! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
+//! about 400 epochs a worker). Without the labels, a give-back was followed by wake-ups
+//! that split the actors at random again, and programs with several groups (big at 2,000
+//! and 4,000 workers) gave back all run long (`docs/performance.md`). Trees of spawns,
+//! which never steal back, never label.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -74,9 +85,12 @@ pub(crate) const MIN_MESSAGES: u64 = 256;
 /// Steals back (see the module documentation, "Tug of war") that make a tug of war: at
 /// least this many, and at least an eighth of the steals counted with them.
 pub(crate) const TUG_STEALS_BACK: u64 = 16;
-/// Epochs a tally of steals may last before it starts again: the steals back must come
-/// at least one an epoch.
-pub(crate) const TUG_EPOCHS: u32 = 16;
+/// Steals back, an eighth of the steals or more, that make the system label groups (see
+/// the module documentation, "Tug of war").
+pub(crate) const GROUP_STEALS_BACK: u64 = 4;
+/// Epochs in a row alone after which a worker stops labelling groups (see
+/// [`Pace::labels`]).
+pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
 /// Tallies in a row that must find a tug of war before the worker gives its work back.
 pub(crate) const TUG_TALLIES: u32 = 4;
 
@@ -124,10 +138,10 @@ pub(crate) struct Pace {
     /// The worker's counts of steals and steals back when the current tally began.
     steals: Cell<u64>,
     stolen_back: Cell<u64>,
-    /// Epochs in the current tally.
-    tallied: Cell<u32>,
     /// Tallies in a row that found a tug of war.
     tugs: Cell<u32>,
+    /// Epochs in a row this worker was the only one awake (at both ends).
+    alone_epochs: Cell<u32>,
 }
 
 impl Pace {
@@ -139,8 +153,8 @@ impl Pace {
             ticks: Cell::new(0),
             steals: Cell::new(0),
             stolen_back: Cell::new(0),
-            tallied: Cell::new(0),
             tugs: Cell::new(0),
+            alone_epochs: Cell::new(0),
         }
     }
 
@@ -150,6 +164,7 @@ impl Pace {
         self.handled.set(stats.handled.load(Ordering::Relaxed));
         self.alone.set(awake == 1);
         self.ticks.set(0);
+        self.alone_epochs.set(0);
         self.restart_tally(stats);
     }
 
@@ -158,7 +173,6 @@ impl Pace {
         self.steals.set(stats.steals.load(Ordering::Relaxed));
         self.stolen_back
             .set(stats.stolen_back.load(Ordering::Relaxed));
-        self.tallied.set(0);
     }
 
     /// Counts one tick; at the end of an epoch, judges it (see the module
@@ -186,6 +200,12 @@ impl Pace {
             messages: handled.saturating_sub(self.handled.replace(handled)),
             took: now.saturating_duration_since(self.began.replace(now)),
         };
+        if epoch.was_alone && awake == 1 {
+            self.alone_epochs
+                .set(self.alone_epochs.get().saturating_add(1));
+        } else {
+            self.alone_epochs.set(0);
+        }
         let yardstick = sleepers.yardstick();
         let solo = yardstick.solo.load(Ordering::Relaxed);
         match epoch.judge(solo) {
@@ -206,6 +226,20 @@ impl Pace {
         }
     }
 
+    /// Whether this worker labels groups now (see [`super::group`]): while the system
+    /// does, unless it has been the only worker awake for [`LABEL_ALONE_EPOCHS`] epochs.
+    ///
+    /// Labelling costs every turn a look at its actor's label (a line of the home the turn
+    /// does not otherwise read): big at one neighbourhood, left to one worker after a
+    /// give-back, ran 8 to 10% slower than on one thread for it alone. Alone, nobody
+    /// steals groups; the labels wait as they are (by then, a few rounds of messages have
+    /// merged them) until another worker is awake, when labelling starts again at once.
+    #[inline(never)]
+    pub(crate) fn labels(&self, sleepers: &Sleepers) -> bool {
+        sleepers.yardstick().grouping()
+            && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || sleepers.awake() > 1)
+    }
+
     /// Judges the tally of steals (see the module documentation, "Tug of war").
     fn tally(&self, stats: &WorkerStats, sleepers: &Sleepers, awake: usize) -> Verdict {
         let steals = stats
@@ -216,13 +250,15 @@ impl Pace {
             .stolen_back
             .load(Ordering::Relaxed)
             .saturating_sub(self.stolen_back.get());
+        if starts_labels(steals, back) {
+            let grouping = &sleepers.yardstick().grouping;
+            if !grouping.load(Ordering::Relaxed) {
+                grouping.store(true, Ordering::Relaxed);
+            }
+        }
         match tug_of_war(steals, back) {
             Some(true) => {
                 self.restart_tally(stats);
-                let grouping = &sleepers.yardstick().grouping;
-                if !grouping.load(Ordering::Relaxed) {
-                    grouping.store(true, Ordering::Relaxed);
-                }
                 let tugs = self.tugs.get() + 1;
                 if tugs >= TUG_TALLIES && awake > 1 {
                     self.tugs.set(0);
@@ -237,15 +273,8 @@ impl Pace {
                 self.tugs.set(0);
                 Verdict::Stay
             }
-            None => {
-                let tallied = self.tallied.get() + 1;
-                self.tallied.set(tallied);
-                if tallied >= TUG_EPOCHS {
-                    self.restart_tally(stats);
-                    self.tugs.set(0);
-                }
-                Verdict::Stay
-            }
+            // Too few steals to say yet, however long they take.
+            None => Verdict::Stay,
         }
     }
 }
@@ -260,6 +289,11 @@ fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether `steals`, of which `back` were steals back, make the system label groups.
+fn starts_labels(steals: u64, back: u64) -> bool {
+    back >= GROUP_STEALS_BACK && back.saturating_mul(8) >= steals
 }
 
 /// One worker's epoch, as it ended.
@@ -372,6 +406,20 @@ mod tests {
         // An eighth is enough (big's neighbourhoods: a fifth to a half); fewer is not.
         assert_eq!(tug_of_war(128, 16), Some(true));
         assert_eq!(tug_of_war(129, 16), Some(false));
+    }
+
+    #[test]
+    fn a_few_steals_back_start_the_labels() {
+        // Chameneos: a few steals back among few steals label groups before a tally says
+        // anything.
+        assert_eq!(tug_of_war(20, 4), None);
+        assert!(starts_labels(20, 4));
+        assert!(starts_labels(32, 4));
+        // Fewer than an eighth, or too few steals back, do not.
+        assert!(!starts_labels(33, 4));
+        assert!(!starts_labels(3, 3));
+        // Trees never steal back.
+        assert!(!starts_labels(10_000, 0));
     }
 
     #[test]

@@ -830,7 +830,7 @@ impl Worker {
                 if picks % PACE_EVERY == 0 {
                     let sleepers = &self.sched.sleepers;
                     let verdict = self.pace.tick(self.stats(), sleepers);
-                    let grouping = sleepers.yardstick().grouping();
+                    let grouping = self.pace.labels(sleepers);
                     if grouping != self.grouping.get() {
                         self.set_grouping(grouping);
                     }
