@@ -309,11 +309,11 @@ impl<T> Mailbox<T> {
     }
 
     /// Whether no message is linked after the tail: what the next [`Mailbox::pop`] would
-    /// find, without taking it. A push between its swap and its link looks empty too.
+    /// find, without taking it (a turn asks its [`Cursor`]; tests ask here). A push between its swap and its link looks empty too.
     ///
     /// # Safety
     /// Only the single consumer may call this, as for [`Mailbox::pop`].
-    #[inline]
+    #[cfg(test)]
     pub(crate) unsafe fn is_empty(&self) -> bool {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
         let tail = self.tail.with(|t| unsafe { *t });
