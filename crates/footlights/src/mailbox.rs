@@ -450,9 +450,11 @@ impl<T> Cursor<'_, T> {
     }
 }
 
-impl<T> Drop for Cursor<'_, T> {
+impl<T> Cursor<'_, T> {
+    /// Stores the tail back. Call it before any other consumer method (also after a
+    /// panic caught while the cursor was in use): until then `tail` is stale.
     #[inline(always)]
-    fn drop(&mut self) {
+    pub(crate) fn finish(self) {
         let at = self.at;
         // SAFETY: the cursor's holder is the only consumer (see `Mailbox::cursor`).
         self.mailbox.tail.with_mut(|t| unsafe { *t = at });
@@ -544,7 +546,7 @@ mod tests {
         assert_eq!(cursor.pop(), Some(1));
         assert!(!cursor.is_empty());
         assert_eq!(cursor.take().map(|(v, _spent)| v), Some(2));
-        drop(cursor);
+        cursor.finish();
         // SAFETY: as above; the cursor is gone.
         unsafe {
             assert!(!m.mark_idle(), "one message is left");
@@ -657,7 +659,7 @@ mod loom_models {
                 let _ = cursor.is_empty();
                 drop(spent);
             }
-            drop(cursor);
+            cursor.finish();
             // SAFETY: as above; the cursor has stored the tail.
             let went_idle = unsafe { m.mark_idle() };
             let drained_before_idle = seen.len();
@@ -703,7 +705,7 @@ mod loom_models {
                     while cursor.pop().is_some() {
                         handled.fetch_add(1, Ordering::Relaxed);
                     }
-                    drop(cursor);
+                    cursor.finish();
                     running.store(false, Ordering::Release);
                     // SAFETY: still the only consumer until mark_idle succeeds.
                     if unsafe { m.mark_idle() } {
@@ -779,7 +781,7 @@ mod loom_models {
             while cursor.pop().is_some() {
                 handled += 1;
             }
-            drop(cursor);
+            cursor.finish();
             // SAFETY: as above; closing gives the consumer role up.
             unsafe {
                 m.close(|_| {
