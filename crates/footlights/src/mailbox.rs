@@ -294,13 +294,14 @@ impl<T> Mailbox<T> {
     }
 
     /// The consumer's tail, to take from for a whole turn without writing `tail` after
-    /// every message (see [`Cursor`]); stored back when the cursor is dropped, also on
-    /// unwind.
+    /// every message (see [`Cursor`]); stored back by [`Cursor::finish`].
     ///
     /// # Safety
     /// Only the single consumer may call this, as for [`Mailbox::pop`], and while the
     /// cursor lives it must use no other consumer method (`take`, `pop`, `is_empty`,
-    /// `mark_idle`, `close`): `tail` is stale until the cursor is dropped.
+    /// `mark_idle`, `close`): `tail` is stale until the cursor is finished. A turn that
+    /// panics must still finish it (the turn keeps it outside its `catch_unwind`), or the
+    /// next pop would take the panicked message's node again.
     #[inline(always)]
     pub(crate) unsafe fn cursor(&self) -> Cursor<'_, T> {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
@@ -401,10 +402,12 @@ impl<T> Mailbox<T> {
 /// The consumer owns `tail`, but `tail` sits on the cache line of `head`, which every
 /// producer swaps. A pop that writes `tail` takes that line back from the producers' core,
 /// so a message sent across cores moved it twice. The cursor keeps the tail in a local
-/// and writes it once, when it is dropped (at the end of the turn, or on unwind), before
+/// and writes it once, when it is finished (after the turn, also after a caught panic), before
 /// the consumer's `mark_idle` or `close` reads it. Producers never read `tail`, so the
 /// protocol is unchanged: only the consumer's own later reads need the store, and the
-/// drop comes before them.
+/// finish comes before them. It is finished by a call, not a `Drop`: a drop inside the
+/// turn's loop adds an unwind path there, which cost chameneos 2% (see
+/// `docs/performance.md`, "The tail cursor on main").
 pub(crate) struct Cursor<'a, T> {
     mailbox: &'a Mailbox<T>,
     /// The tail as it stands: the stub or a node whose value is gone.
@@ -535,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cursor_stores_the_tail_when_dropped() {
+    fn a_cursor_stores_the_tail_when_finished() {
         let m = boxed(false);
         for v in 1..=3 {
             m.push(v);
@@ -547,7 +550,7 @@ mod tests {
         assert!(!cursor.is_empty());
         assert_eq!(cursor.take().map(|(v, _spent)| v), Some(2));
         cursor.finish();
-        // SAFETY: as above; the cursor is gone.
+        // SAFETY: as above; the cursor is finished.
         unsafe {
             assert!(!m.mark_idle(), "one message is left");
             assert_eq!(
@@ -647,11 +650,11 @@ mod loom_models {
                 .collect();
             let mut seen = Vec::new();
             // One consumer turn, as the turn's loop takes it: through a cursor, which
-            // stores the tail only when dropped; peek, and take what the peek saw, freeing
-            // the spent node only after the next peek; then drop the cursor and try to go
+            // stores the tail only when finished; peek, and take what the peek saw, freeing
+            // the spent node only after the next peek; then finish the cursor and try to go
             // idle. A peek that sees a message guarantees the pop.
             // SAFETY: this thread is the only consumer, and uses only the cursor until it
-            // is dropped.
+            // is finished.
             let mut cursor = unsafe { m.cursor() };
             while !cursor.is_empty() {
                 let (v, spent) = cursor.take().expect("a message the peek saw is there");
@@ -776,7 +779,7 @@ mod loom_models {
             // handle what is there, then stop and close.
             let mut handled = 0;
             // SAFETY: this thread is the consumer until it closes the mailbox, and uses only
-            // the cursor until it is dropped.
+            // the cursor until it is finished.
             let mut cursor = unsafe { m.cursor() };
             while cursor.pop().is_some() {
                 handled += 1;
