@@ -314,7 +314,7 @@ impl<T> Mailbox<T> {
     ///
     /// # Safety
     /// Only the single consumer may call this, as for [`Mailbox::pop`].
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) unsafe fn is_empty(&self) -> bool {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
         let tail = self.tail.with(|t| unsafe { *t });
