@@ -48,9 +48,14 @@
 //! * **Capacity.** A bounded mailbox counts its messages beside this list, in
 //!   [`capacity`]; the list itself is the same for every actor.
 //!
-//! The loom models at the bottom of this file check push, pop and mark-idle, the
-//! idle-to-scheduled hand-off, and pushes racing a close, under every interleaving
-//! (`RUSTFLAGS="--cfg loom"`).
+//! * **A turn's cursor.** A turn takes its messages through a [`Cursor`], which keeps the
+//!   tail in a local and stores it once, when the turn ends: `tail` shares a cache line
+//!   with `head`, and a store per message would take that line from the producers' core.
+//!   Only the consumer reads `tail`, and it does so (mark-idle, close) after the store.
+//!
+//! The loom models at the bottom of this file check push, pop (through a turn's cursor)
+//! and mark-idle, the idle-to-scheduled hand-off, and pushes racing a close, under every
+//! interleaving (`RUSTFLAGS="--cfg loom"`).
 
 pub(crate) mod capacity;
 #[cfg(not(loom))]
@@ -288,12 +293,28 @@ impl<T> Mailbox<T> {
         Some((value, Spent(spent)))
     }
 
+    /// The consumer's tail, to take from for a whole turn without writing `tail` after
+    /// every message (see [`Cursor`]); stored back by [`Cursor::finish`].
+    ///
+    /// # Safety
+    /// Only the single consumer may call this, as for [`Mailbox::pop`], and while the
+    /// cursor lives it must use no other consumer method (`take`, `pop`, `is_empty`,
+    /// `mark_idle`, `close`): `tail` is stale until the cursor is finished. A turn that
+    /// panics must still finish it (the turn keeps it outside its `catch_unwind`), or the
+    /// next pop would take the panicked message's node again.
+    #[inline(always)]
+    pub(crate) unsafe fn cursor(&self) -> Cursor<'_, T> {
+        // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
+        let at = self.tail.with(|t| unsafe { *t });
+        Cursor { mailbox: self, at }
+    }
+
     /// Whether no message is linked after the tail: what the next [`Mailbox::pop`] would
-    /// find, without taking it. A push between its swap and its link looks empty too.
+    /// find, without taking it (a turn asks its [`Cursor`]; tests ask here). A push between its swap and its link looks empty too.
     ///
     /// # Safety
     /// Only the single consumer may call this, as for [`Mailbox::pop`].
-    #[inline]
+    #[cfg(all(test, not(loom)))]
     pub(crate) unsafe fn is_empty(&self) -> bool {
         // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
         let tail = self.tail.with(|t| unsafe { *t });
@@ -376,6 +397,73 @@ impl<T> Mailbox<T> {
     }
 }
 
+/// The consumer's place in a [`Mailbox`] for the length of a turn ([`Mailbox::cursor`]).
+///
+/// The consumer owns `tail`, but `tail` sits on the cache line of `head`, which every
+/// producer swaps. A pop that writes `tail` takes that line back from the producers' core,
+/// so a message sent across cores moved it twice. The cursor keeps the tail in a local
+/// and writes it once, when it is finished (after the turn, also after a caught panic), before
+/// the consumer's `mark_idle` or `close` reads it. Producers never read `tail`, so the
+/// protocol is unchanged: only the consumer's own later reads need the store, and the
+/// finish comes before them. It is finished by a call, not a `Drop`: a drop inside the
+/// turn's loop adds an unwind path there, which cost chameneos 2% (see
+/// `docs/performance.md`, "The tail cursor on main").
+pub(crate) struct Cursor<'a, T> {
+    mailbox: &'a Mailbox<T>,
+    /// The tail as it stands: the stub or a node whose value is gone.
+    at: *mut Node<T>,
+}
+
+impl<T> Cursor<'_, T> {
+    /// As [`Mailbox::take`], from the cursor.
+    #[inline(always)]
+    pub(crate) fn take(&mut self) -> Option<(T, Spent<T>)> {
+        let tail = self.at;
+        // SAFETY: `tail` is the stub or a node this consumer has not freed yet (a node is
+        // freed only through the `Spent` made of it once the cursor moved past it).
+        let next = unsafe { next_of(tail).load(Ordering::Acquire) };
+        if next.is_null() {
+            return None;
+        }
+        self.at = next;
+        // SAFETY: as in `Mailbox::take`: `next` holds a value nobody has moved out yet,
+        // and as the new tail its value counts as gone from now on.
+        let value = unsafe { (*next).value.assume_init_read() };
+        let spent = if tail == self.mailbox.stub_ptr() {
+            ptr::null_mut()
+        } else {
+            tail
+        };
+        Some((value, Spent(spent)))
+    }
+
+    /// As [`Mailbox::pop`], from the cursor.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<T> {
+        self.take().map(|(value, _spent)| value)
+    }
+
+    /// As [`Mailbox::is_empty`], from the cursor.
+    #[inline(always)]
+    pub(crate) fn is_empty(&self) -> bool {
+        // SAFETY: `at` is the stub or a node this consumer has not freed yet.
+        unsafe { next_of(self.at) }
+            .load(Ordering::Acquire)
+            .is_null()
+    }
+}
+
+impl<T> Cursor<'_, T> {
+    /// Stores the tail back. Call it before any other consumer method (also after a
+    /// panic caught while the cursor was in use): until then `tail` is stale.
+    #[inline(always)]
+    pub(crate) fn finish(self) {
+        let at = self.at;
+        // SAFETY: the cursor's holder is the only consumer (see `Mailbox::cursor`).
+        self.mailbox.tail.with_mut(|t| unsafe { *t = at });
+    }
+}
+
 impl<T> Drop for Mailbox<T> {
     fn drop(&mut self) {
         // SAFETY: `&mut self` means no producer or consumer is active, so every push has
@@ -447,6 +535,32 @@ mod tests {
         // SAFETY: as above.
         assert_eq!(unsafe { m.take_back(|v| dead.push(v)) }, 4);
         assert_eq!(dead, vec![1, 2]);
+    }
+
+    #[test]
+    fn a_cursor_stores_the_tail_when_finished() {
+        let m = boxed(false);
+        for v in 1..=3 {
+            m.push(v);
+        }
+        // SAFETY: single-threaded test: we are the consumer, and use only the cursor
+        // while it lives.
+        let mut cursor = unsafe { m.cursor() };
+        assert_eq!(cursor.pop(), Some(1));
+        assert!(!cursor.is_empty());
+        assert_eq!(cursor.take().map(|(v, _spent)| v), Some(2));
+        cursor.finish();
+        // SAFETY: as above; the cursor is finished.
+        unsafe {
+            assert!(!m.mark_idle(), "one message is left");
+            assert_eq!(
+                m.pop(),
+                Some(3),
+                "the mailbox goes on where the cursor stopped"
+            );
+            assert!(m.is_empty());
+            assert!(m.mark_idle(), "empty once the cursor's tail is stored");
+        }
     }
 
     #[test]
@@ -535,19 +649,21 @@ mod loom_models {
                 })
                 .collect();
             let mut seen = Vec::new();
-            // One consumer turn, as the turn's loop takes it: peek, and take what the peek
-            // saw, freeing the spent node only after the next peek; then try to go idle. A
-            // peek that sees a message guarantees the pop.
-            // SAFETY: this thread is the only consumer.
-            while !unsafe { m.is_empty() } {
-                // SAFETY: as above.
-                let (v, spent) = unsafe { m.take() }.expect("a message the peek saw is there");
+            // One consumer turn, as the turn's loop takes it: through a cursor, which
+            // stores the tail only when finished; peek, and take what the peek saw, freeing
+            // the spent node only after the next peek; then finish the cursor and try to go
+            // idle. A peek that sees a message guarantees the pop.
+            // SAFETY: this thread is the only consumer, and uses only the cursor until it
+            // is finished.
+            let mut cursor = unsafe { m.cursor() };
+            while !cursor.is_empty() {
+                let (v, spent) = cursor.take().expect("a message the peek saw is there");
                 seen.push(v);
-                // SAFETY: as above.
-                let _ = unsafe { m.is_empty() };
+                let _ = cursor.is_empty();
                 drop(spent);
             }
-            // SAFETY: as above.
+            cursor.finish();
+            // SAFETY: as above; the cursor has stored the tail.
             let went_idle = unsafe { m.mark_idle() };
             let drained_before_idle = seen.len();
             let woke: usize = producers.into_iter().map(|h| h.join().unwrap()).sum();
@@ -586,10 +702,13 @@ mod loom_models {
                         !running.swap(true, Ordering::AcqRel),
                         "two parties ran the actor at once"
                     );
+                    // A turn, through a cursor as the runtime's turn takes it.
                     // SAFETY: the hand-off protocol makes this party the only consumer.
-                    while unsafe { m.pop() }.is_some() {
+                    let mut cursor = unsafe { m.cursor() };
+                    while cursor.pop().is_some() {
                         handled.fetch_add(1, Ordering::Relaxed);
                     }
+                    cursor.finish();
                     running.store(false, Ordering::Release);
                     // SAFETY: still the only consumer until mark_idle succeeds.
                     if unsafe { m.mark_idle() } {
@@ -656,12 +775,16 @@ mod loom_models {
                     })
                 })
                 .collect();
-            // The consumer's last turn: handle what is there, then stop and close.
+            // The consumer's last turn (through a cursor, as the runtime's turn takes it):
+            // handle what is there, then stop and close.
             let mut handled = 0;
-            // SAFETY: this thread is the consumer until it closes the mailbox.
-            while unsafe { m.pop() }.is_some() {
+            // SAFETY: this thread is the consumer until it closes the mailbox, and uses only
+            // the cursor until it is finished.
+            let mut cursor = unsafe { m.cursor() };
+            while cursor.pop().is_some() {
                 handled += 1;
             }
+            cursor.finish();
             // SAFETY: as above; closing gives the consumer role up.
             unsafe {
                 m.close(|_| {

@@ -40,7 +40,8 @@ use std::sync::atomic::Ordering;
 
 use super::exit::Exit;
 use super::lifecycle::{KILLED, Phase};
-use super::{ActorCell, Behaviour, Envelope, Halt, Signal, Turn};
+use super::{ActorCell, Behaviour, Envelope, Halt, Letter, Signal, Turn};
+use crate::mailbox::Cursor;
 use crate::task::{Schedule, TurnEnd, TurnReport};
 
 impl<B: Behaviour> ActorCell<B> {
@@ -62,10 +63,16 @@ impl<B: Behaviour> ActorCell<B> {
         };
         // Envelopes taken (bounded by the batch), and of those, messages handled.
         let (mut taken, mut handled) = (0usize, 0u64);
+        // The tail stays in this frame for the turn and is stored once, after it (also
+        // after a panic), not on the producers' cache line after every message.
+        // SAFETY: the only consumer, as above; nothing else consumes during the turn
+        // (mark-idle, close and wait come after it, once the cursor is finished).
+        let mut mailbox = unsafe { self.mailbox.cursor() };
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
             let flags = self.life.at_turn();
             if flags == 0 {
                 return self.take_envelopes::<S, false>(
+                    &mut mailbox,
                     state,
                     &mut turn,
                     worker,
@@ -79,6 +86,7 @@ impl<B: Behaviour> ActorCell<B> {
                 return TurnEnd::Stop;
             }
             self.take_envelopes::<S, true>(
+                &mut mailbox,
                 state,
                 &mut turn,
                 worker,
@@ -86,6 +94,7 @@ impl<B: Behaviour> ActorCell<B> {
                 (&mut taken, &mut handled),
             )
         }));
+        mailbox.finish();
         self.handled.store(
             self.handled.load(Ordering::Relaxed) + handled,
             Ordering::Relaxed,
@@ -112,6 +121,7 @@ impl<B: Behaviour> ActorCell<B> {
     #[inline]
     fn take_envelopes<S: Schedule, const BOUNDED: bool>(
         &self,
+        mailbox: &mut Cursor<'_, Letter<B>>,
         state: &mut Phase<B>,
         turn: &mut Turn<'_, B::Node>,
         worker: &S,
@@ -126,9 +136,8 @@ impl<B: Behaviour> ActorCell<B> {
             },
         };
         loop {
-            // SAFETY: the only consumer, as in `run_turn`.
             // The node the tail moved past is freed after the handler (see `take`).
-            let Some((envelope, _spent)) = (unsafe { self.mailbox.take() }) else {
+            let Some((envelope, _spent)) = mailbox.take() else {
                 return TurnEnd::Empty;
             };
             *taken += 1;
@@ -160,15 +169,13 @@ impl<B: Behaviour> ActorCell<B> {
             // Peeked at, not taken, so that no envelope is held across the loop (whose
             // drop glue would run on every hop). A push between its swap and its link
             // looks empty: then marking the actor idle fails, and it stays scheduled.
-            // SAFETY: the only consumer, as above.
-            if unsafe { self.mailbox.is_empty() } {
+            if mailbox.is_empty() {
                 return TurnEnd::Empty;
             }
             worker.turn_goes_on();
             if self.life.needs_attention() {
                 // Killed while the turn ran: the next envelope is not handled.
-                // SAFETY: the only consumer, as above.
-                let next = unsafe { self.mailbox.pop() };
+                let next = mailbox.pop();
                 self.count_dead_letters(next.map_or(0, |e| e.counts()));
                 turn.exit = Exit::Killed;
                 return TurnEnd::Stop;
