@@ -77,51 +77,9 @@ fn ring_hop(c: &mut Criterion) {
 
 // ---- tell between two workers -------------------------------------------------------------
 
-struct Receiver {
-    left: u64,
-    done: Option<ReplyTo<()>>,
-}
-
-enum Recv {
-    Expect(u64, ReplyTo<()>),
-    Item(#[allow(dead_code)] u64),
-}
-
-impl Actor for Receiver {
-    type Msg = Recv;
-    fn handle(&mut self, _: &mut Context<Self>, msg: Recv) {
-        match msg {
-            Recv::Expect(n, done) => {
-                self.left = n;
-                self.done = Some(done);
-            }
-            Recv::Item(_) => {
-                self.left -= 1;
-                if self.left == 0 {
-                    let _ = self.done.take().expect("expecting").send(());
-                }
-            }
-        }
-    }
-}
-
-/// Sends in chunks, yielding between them, so the receiver runs on the other worker.
-struct Producer {
-    to: Addr<Receiver>,
-}
-
-impl Actor for Producer {
-    type Msg = u64;
-    fn handle(&mut self, ctx: &mut Context<Self>, left: u64) {
-        let chunk = left.min(64);
-        for i in 0..chunk {
-            let _ = self.to.send(Recv::Item(i));
-        }
-        if left > chunk {
-            let _ = ctx.addr().send(left - chunk);
-        }
-    }
-}
+#[path = "shared/tell.rs"]
+mod tell;
+use tell::{Producer, Receiver, Recv};
 
 fn tell(c: &mut Criterion) {
     let mut g = c.benchmark_group("tell");

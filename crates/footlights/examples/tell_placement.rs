@@ -26,58 +26,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use footlights::{Actor, Addr, Context, Placement, ReplyTo, System, reply};
+use footlights::{Actor, Context, Placement, ReplyTo, System, reply};
 
 // The allocator the benches and footlights-suite use.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Counts down the messages it expects, then answers.
-struct Receiver {
-    left: u64,
-    done: Option<ReplyTo<()>>,
-}
-
-enum Recv {
-    Expect(u64, ReplyTo<()>),
-    Item(#[allow(dead_code)] u64),
-}
-
-impl Actor for Receiver {
-    type Msg = Recv;
-    fn handle(&mut self, _: &mut Context<Self>, msg: Recv) {
-        match msg {
-            Recv::Expect(n, done) => {
-                self.left = n;
-                self.done = Some(done);
-            }
-            Recv::Item(_) => {
-                self.left -= 1;
-                if self.left == 0 {
-                    let _ = self.done.take().expect("expecting").send(());
-                }
-            }
-        }
-    }
-}
-
-/// Sends in chunks of 64, going on in its next message (as the criterion benchmark does).
-struct Producer {
-    to: Addr<Receiver>,
-}
-
-impl Actor for Producer {
-    type Msg = u64;
-    fn handle(&mut self, ctx: &mut Context<Self>, left: u64) {
-        let chunk = left.min(64);
-        for i in 0..chunk {
-            let _ = self.to.send(Recv::Item(i));
-        }
-        if left > chunk {
-            let _ = ctx.addr().send(left - chunk);
-        }
-    }
-}
+#[path = "../benches/shared/tell.rs"]
+mod tell;
+use tell::{Producer, Receiver, Recv};
 
 /// Pins the worker thread it starts on to its CPU, then stops.
 struct Pin(usize, Option<ReplyTo<()>>);
