@@ -166,12 +166,21 @@ enum Pin {
 }
 
 impl Pin {
-    fn from_env() -> Pin {
-        match std::env::var("BIG_PIN").as_deref() {
-            Ok("hoods") => Pin::Hoods,
-            Ok("halves") => Pin::Halves,
-            Ok("one") => Pin::One,
-            _ => Pin::Runtime,
+    /// The pinning `BIG_PIN` asks for; any value but the three is an error that names it.
+    fn from_env() -> Result<Pin, String> {
+        match std::env::var("BIG_PIN") {
+            Err(std::env::VarError::NotPresent) => Ok(Pin::Runtime),
+            Ok(value) => match value.as_str() {
+                "hoods" => Ok(Pin::Hoods),
+                "halves" => Ok(Pin::Halves),
+                "one" => Ok(Pin::One),
+                _ => Err(format!(
+                    "BIG_PIN={value:?} is not one of hoods, halves, one (or unset)"
+                )),
+            },
+            Err(std::env::VarError::NotUnicode(value)) => Err(format!(
+                "BIG_PIN={value:?} is not one of hoods, halves, one (or unset)"
+            )),
         }
     }
 
@@ -190,6 +199,7 @@ pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
     let workers = inv.get("workers");
     let pings = inv.get("pings");
     let hood = inv.get("hood");
+    let pin = Pin::from_env()?;
 
     let (answer, total) = footlights::reply::pair();
     let sink = system.spawn(Sink {
@@ -198,7 +208,6 @@ pub fn run(system: &System, inv: &Invocation) -> Result<Outcome, String> {
         answer: Some(answer),
     });
     let empty: Arc<[Addr<Worker>]> = Arc::from(Vec::new());
-    let pin = Pin::from_env();
     let mut first = 0;
     let mut hood_number = 0;
     while first < workers {
