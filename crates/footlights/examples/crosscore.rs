@@ -37,14 +37,30 @@ fn cpu_now() -> f64 {
     t(usage.ru_utime) + t(usage.ru_stime)
 }
 
+/// A positive count from argument `index` (`default` if absent), or a clear error and exit.
+fn count(args: &[String], index: usize, name: &str, default: u64) -> u64 {
+    match args.get(index).map(|s| s.parse::<u64>()) {
+        None => default,
+        Some(Ok(n)) if n > 0 => n,
+        _ => {
+            eprintln!(
+                "crosscore: {name} must be a positive whole number, not {:?}",
+                args[index]
+            );
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mode = args.get(1).map_or("pingpong", String::as_str);
-    let n: u64 = args
-        .get(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1_000_000);
-    let balls: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    if !["local", "pingpong", "spin"].contains(&mode) {
+        eprintln!("crosscore: MODE must be local, pingpong or spin, not {mode:?}");
+        std::process::exit(2);
+    }
+    let n = count(&args, 2, "N", 1_000_000);
+    let balls = count(&args, 3, "BALLS", 1);
     let cpu0 = cpu_now();
     let start = Instant::now();
     let messages = match mode {

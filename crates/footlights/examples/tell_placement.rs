@@ -66,20 +66,46 @@ fn cpus() -> Option<(usize, usize)> {
     match std::env::var("FL_PIN").as_deref() {
         Ok("cross") => Some((0, 1)),
         Ok("same") => Some((0, 0)),
-        _ => None,
+        Err(std::env::VarError::NotPresent) => None,
+        _ => fail("FL_PIN must be cross or same (or unset)"),
+    }
+}
+
+/// Reports bad input and exits.
+fn fail(what: &str) -> ! {
+    eprintln!("tell_placement: {what}");
+    std::process::exit(2);
+}
+
+/// A positive count from the next argument, `default` if there is none.
+fn count<T: std::str::FromStr + Default + PartialEq>(
+    arg: Option<String>,
+    name: &str,
+    default: T,
+) -> T {
+    match arg {
+        None => default,
+        Some(s) => match s.parse::<T>() {
+            Ok(n) if n != T::default() => n,
+            _ => fail(&format!(
+                "{name} must be a positive whole number, not {s:?}"
+            )),
+        },
     }
 }
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: u64 = args.next().map_or(1_000_000, |s| s.parse().expect("N"));
-    let rounds: u32 = args.next().map_or(5, |s| s.parse().expect("ROUNDS"));
+    let n: u64 = count(args.next(), "N", 1_000_000);
+    let rounds: u32 = count(args.next(), "ROUNDS", 5);
     let mode = args.next().unwrap_or_else(|| "pinned".into());
     match mode.as_str() {
         "line" => line(n, rounds),
         "channel" => channel(n, rounds),
         "pinned" | "placed" => actors(n, rounds, mode == "pinned"),
-        other => panic!("unknown mode {other}: pinned, placed, channel or line"),
+        other => fail(&format!(
+            "MODE must be pinned, placed, channel or line, not {other:?}"
+        )),
     }
 }
 
