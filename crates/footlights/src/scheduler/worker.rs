@@ -16,7 +16,8 @@
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
 //! 5. the other workers' nurseries and deques (work stealing only), in that order. Once
 //!    the system labels groups (its pace found a tug of war, [`super::pace`]), a deque is
-//!    stolen from by whole groups, or not at all ([`super::group`]).
+//!    stolen from by whole groups, or not at all, or by halves if it holds one group whose
+//!    worker is busy with long turns ([`super::group`]).
 //!
 //! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
 //!
