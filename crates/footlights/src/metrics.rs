@@ -236,6 +236,10 @@ pub struct Metrics {
     /// Whether a lone work-stealing worker keeps plain FIFO order now (chosen by the
     /// automatic placement; otherwise a hand-off takes the next slot and runs first).
     pub fifo_order: bool,
+    /// Whether the pool's workers label the groups their actors form (a tug of war was
+    /// seen; see `docs/performance.md`, issue 15): a woken worker then steals whole
+    /// groups.
+    pub labels_groups: bool,
     /// Messages sent from threads outside the runtime.
     pub external_messages_sent: u64,
     /// Actors spawned from threads outside the runtime.

@@ -458,6 +458,7 @@ impl System {
                 .as_ref()
                 .map_or(0, |a| a.queue_switches.load(Ordering::Relaxed)),
             fifo_order: sched.stages.first().is_some_and(|s| s.keeps_fifo()),
+            labels_groups: sched.sleepers.yardstick().grouping(),
             external_messages_sent: sched.external.sent.load(Ordering::Acquire),
             external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
             dead_letters: self.shared.dead_letters.load(Ordering::Acquire),

@@ -16,7 +16,8 @@
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
 //! 5. the other workers' nurseries and deques (work stealing only), in that order. Once
 //!    the system labels groups (its pace found a tug of war, [`super::pace`]), a deque is
-//!    stolen from by whole groups, or not at all ([`super::group`]).
+//!    stolen from by whole groups, or not at all, or by halves if it holds one group whose
+//!    worker is busy with long turns ([`super::group`]).
 //!
 //! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
 //!
@@ -88,7 +89,7 @@ use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
@@ -121,6 +122,14 @@ const PLAIN: u8 = 0;
 const FIFO: u8 = 1;
 /// A hand-off labels the woken actor's group first (the worker's `grouping` flag).
 const GROUPING: u8 = 2;
+/// A worker that would decline to split a group finds the group's worker *saturated with
+/// long turns* if that worker neither runs [`SATURATED_TURNS`] turns nor runs out of work
+/// in this long (see [`super::group`], "Long turns"). Chameneos's meeting place, the
+/// longest turn among the chatty groups measured, takes up to 100 requests a turn: a few
+/// microseconds.
+const LONG_TURN: Duration = Duration::from_micros(200);
+/// See [`LONG_TURN`].
+const SATURATED_TURNS: u64 = 2;
 /// Search rounds before parking; round `i` spins `2^i` pauses first. Only a searcher
 /// spins (at most half the workers, see [`super::park`]); the others look once and park.
 const SEARCH_ROUNDS: u32 = 10;
@@ -1120,12 +1129,22 @@ impl Worker {
         }
         let label = |task: &Task| task.home().group.label();
         let labels: Vec<u32> = taken.iter().map(label).collect();
-        let keep = group::split(&labels).unwrap_or_default();
+        let split = group::split(&labels);
+        // One group, whose worker is busy with long turns: half of it, the oldest half, as a
+        // steal without labels would take (see `super::group`, "Long turns").
+        let halves = split.is_none() && self.saturated(victim);
+        let keep = split.unwrap_or_default();
+        let half = taken.len().div_ceil(2);
         let stats = self.stats();
         let mut first = None;
         let mut kept = 0u64;
-        for task in taken {
-            if keep.binary_search(&label(&task)).is_ok() {
+        for (i, task) in taken.into_iter().enumerate() {
+            let take = if halves {
+                i < half
+            } else {
+                keep.binary_search(&label(&task)).is_ok()
+            };
+            if take {
                 kept += 1;
                 self.arrived(&task);
                 if first.is_none() {
@@ -1144,6 +1163,34 @@ impl Worker {
             self.declined.set(true);
         }
         first
+    }
+
+    /// Whether worker `victim`, whose one group this worker would decline to split, is
+    /// *saturated with long turns* (see [`super::group`], "Long turns"): in [`LONG_TURN`],
+    /// it neither runs [`SATURATED_TURNS`] turns nor runs out of work (a search, or
+    /// parking). Watches its counters until one or the other is known, so the watch is
+    /// short where the decline stands: a worker running a chatty group's short turns
+    /// (chameneos, big) runs two within microseconds, or, if this worker holds all it had,
+    /// searches.
+    #[cold]
+    #[inline(never)]
+    fn saturated(&self, victim: usize) -> bool {
+        let stats = &self.sched.stages[victim].stats;
+        let turns = stats.turns.load(Ordering::Relaxed);
+        let searches = stats.searches.load(Ordering::Relaxed);
+        let start = Instant::now();
+        loop {
+            std::hint::spin_loop();
+            if stats.turns.load(Ordering::Relaxed).wrapping_sub(turns) >= SATURATED_TURNS
+                || stats.searches.load(Ordering::Relaxed) != searches
+                || self.sched.sleepers.awake() < 2
+            {
+                return false;
+            }
+            if start.elapsed() >= LONG_TURN || self.sched.is_shutdown() {
+                return true;
+            }
+        }
     }
 
     /// Looks for work for a short while before parking: a hand-off from a busy worker
