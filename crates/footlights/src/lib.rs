@@ -219,6 +219,7 @@ pub mod auto;
 mod cell;
 mod census;
 pub mod config;
+mod counted;
 mod mailbox;
 mod metrics;
 pub mod placement;

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::cell::{ActorCell, Behaviour, Down, Env, ExitReason, Letter, PanicReport, Refused};
 use crate::census::Census;
+use crate::counted::Counted;
 use crate::mailbox::capacity::Capacity;
 use crate::placement::{self, Placement, PlacementMode, Policy};
 use crate::registry::Registry;
@@ -49,7 +50,7 @@ pub(crate) struct Shared {
     pub(crate) closing: AtomicBool,
 }
 
-impl Env for Arc<Shared> {
+impl Env for Counted<Shared> {
     fn panicked(&self, report: &PanicReport) {
         (self.on_panic)(report);
     }
@@ -77,9 +78,9 @@ pub(crate) type Node<B> = Scheduled<ActorCell<B>>;
 
 /// A behaviour bound to this runtime's types: what every [`crate::Actor`] is (the actor
 /// module implements [`Behaviour`] for it).
-pub(crate) trait Bound: Behaviour<Env = Arc<Shared>, Node = Node<Self>> {}
+pub(crate) trait Bound: Behaviour<Env = Counted<Shared>, Node = Node<Self>> {}
 
-impl<B: Behaviour<Env = Arc<Shared>, Node = Node<B>>> Bound for B {}
+impl<B: Behaviour<Env = Counted<Shared>, Node = Node<B>>> Bound for B {}
 
 /// Spawns `actor` on the system of `shared`, where `placement` says, with a bounded
 /// mailbox of `capacity` messages if there is one, and schedules it. Returns its node,
@@ -104,10 +105,12 @@ pub(crate) fn spawn_prepared<B: Bound>(
     capacity: Option<usize>,
     prepare: impl FnOnce(&ActorCell<B>),
 ) -> Arc<Node<B>> {
+    // First, so that the actor is not copied aside while the count may be fetched.
+    let env = Counted::new(shared);
     let (target, movable) = placement::resolve(&shared.sched, shared.policy, placement);
     let node = Arc::new(Scheduled::new(
         Home::new(target, movable),
-        ActorCell::new(actor, Arc::clone(shared), capacity),
+        ActorCell::new(actor, env, capacity),
     ));
     // SAFETY: the cell is inside the Arc, at its final address, and nobody else has seen
     // it yet. It starts scheduled: the task below is that scheduling.

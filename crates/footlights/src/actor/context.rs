@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::{Actor, Addr, SendError, SpawnOptions, futures};
 use crate::cell::{Behaviour, Halt, Turn};
 use crate::census::Visit;
+use crate::counted::Counted;
 use crate::placement::Placement;
 use crate::reply::{Canceled, Reply, ReplyTo};
 use crate::runtime::{self, Node, Shared};
@@ -301,7 +302,7 @@ impl<A: Actor> Behaviour for A {
     type Msg = A::Msg;
     type Call = Call<A>;
     type Node = Node<A>;
-    type Env = Arc<Shared>;
+    type Env = Counted<Shared>;
     const VISIT: Visit = runtime::kill_for_shutdown::<A>;
 
     #[inline]

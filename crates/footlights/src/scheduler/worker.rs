@@ -317,6 +317,11 @@ impl Worker {
         // Freed mailbox nodes are kept for this thread's next sends (`mailbox::recycle`).
         #[cfg(not(loom))]
         let _spares = crate::mailbox::recycle::Spares::install();
+        // The counts actors hold of their system's shared state come from this thread's
+        // stock (`crate::counted`), where another worker spawns and frees actors too. A
+        // lone worker and a dedicated stage have nobody to share the count's line with.
+        #[cfg(not(loom))]
+        let _stock = (self.sched.threads() > 1).then(crate::counted::Stock::install);
         let sched = &self.sched;
         let stats = self.stats();
         let mut since = Instant::now();
