@@ -128,10 +128,13 @@ fn a_cancelled_timer_never_fires() {
     let system = system(2);
     let recorder = system.spawn(Recorder::default());
     let kept = recorder.send_after(Duration::from_millis(5), Rec::Got(1));
-    let cancelled = recorder.send_after(Duration::from_millis(5), Rec::Got(2));
+    // Due well after the cancel below, even if the test thread loses its CPU for a while
+    // on a loaded machine (at 5 ms it could fire first, and the cancel would rightly fail),
+    // and well before the report, which the one timer thread fires after it.
+    let cancelled = recorder.send_after(Duration::from_millis(200), Rec::Got(2));
     assert!(cancelled.cancel(), "cancelled before it fired");
     assert!(!cancelled.cancel(), "cancelled once");
-    let (got, _) = report_after(&recorder, Duration::from_millis(30));
+    let (got, _) = report_after(&recorder, Duration::from_millis(300));
     assert_eq!(got, vec![1]);
     assert!(!kept.is_pending());
     assert!(!kept.cancel(), "a fired timer cannot be cancelled");
