@@ -76,9 +76,6 @@ struct Class {
 /// A worker thread's spare nodes; see the module documentation.
 pub(crate) struct Spares {
     classes: [Class; CLASSES],
-    /// Whether the thread drains its spares (see the module documentation, "Renewal"):
-    /// every class's `len` is then [`KEEP`] more than the spares it holds.
-    draining: Cell<bool>,
 }
 
 /// What a thread that keeps no spares points at: no spare in any class, and every class
@@ -97,12 +94,14 @@ static NONE: NoSpares = NoSpares(Spares {
             len: Cell::new(KEEP),
         }
     }; CLASSES],
-    draining: Cell::new(false),
 });
 
 thread_local! {
     /// The spares of the worker running on this thread, or [`NONE`]'s.
     static SPARES: Cell<*const Spares> = const { Cell::new(&NONE.0) };
+    /// Whether the thread drains its spares (see the module documentation, "Renewal"):
+    /// every class's `len` is then [`KEEP`] more than the spares it holds.
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Whether the calling thread keeps spares of its own.
@@ -194,13 +193,15 @@ pub(crate) unsafe fn free<N>(p: *mut N) {
 /// documentation, "Renewal"): while it drains, every free goes to the allocator, and
 /// allocations take the spares left, then the allocator's memory. Nothing on a thread
 /// without spares of its own.
+#[cold]
+#[inline(never)]
 pub(crate) fn set_draining(on: bool) {
     if !installed() {
         return;
     }
     // SAFETY: the installed spares of this thread, used in this call only (see `class`).
     let spares = unsafe { &*SPARES.get() };
-    if spares.draining.replace(on) == on {
+    if DRAINING.replace(on) == on {
         return;
     }
     for class in &spares.classes {
@@ -229,8 +230,8 @@ impl Spares {
                 top: Cell::new(ptr::null_mut()),
                 len: Cell::new(0),
             }),
-            draining: Cell::new(false),
         });
+        DRAINING.set(false);
         SPARES.set(&*spares);
         Installed {
             spares: Some(spares),
@@ -322,7 +323,6 @@ mod tests {
         drop(guard);
         set_draining(true);
         assert!(!installed(), "a thread without spares has nothing to drain");
-        assert!(!NONE.0.draining.get());
     }
 
     #[test]
