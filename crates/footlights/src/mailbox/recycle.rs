@@ -32,6 +32,21 @@
 //! * **Across threads.** A node may be allocated on one thread and kept by another (the
 //!   consumer's); it is reused there, or freed there through the allocator, which takes
 //!   frees from any thread.
+//! * **Renewal.** A node kept by the consumer's thread stays in that thread's circulation
+//!   for as long as messages keep coming: freed by a pop, handed to the next push, freed
+//!   again. A node leaves it only when its class is full at a free, which a steady
+//!   exchange almost never makes happen. So nodes that crossed between two workers while a
+//!   program started (before its groups settled on one worker each) went round on the
+//!   other worker for the whole run, and the allocator hands out neighbouring nodes (two
+//!   or more to a cache line) to one thread at a time: the two workers' nodes then shared
+//!   cache lines, and every message written on one core took the line from the other.
+//!   Big on two workers ran at half speed for it, with every neighbourhood on one worker
+//!   (`docs/performance.md`, issue 15). So a pool worker of several *drains* its spares now
+//!   and then ([`set_draining`], from its pace, [`crate::scheduler`]): for one pace epoch,
+//!   every free goes to the allocator (the node goes back to the thread that allocated
+//!   it) and every push, once the spares are used up, takes a fresh node from this
+//!   thread's own memory, which renews most of what circulates. The free and the
+//!   allocation paths are unchanged: draining only makes every class look full.
 //!
 //! Under loom the mailbox allocates with `Box` as before: the spares are one thread's
 //! private lists, with nothing for a model to interleave.
@@ -84,6 +99,9 @@ static NONE: NoSpares = NoSpares(Spares {
 thread_local! {
     /// The spares of the worker running on this thread, or [`NONE`]'s.
     static SPARES: Cell<*const Spares> = const { Cell::new(&NONE.0) };
+    /// Whether the thread drains its spares (see the module documentation, "Renewal"):
+    /// every class's `len` is then [`KEEP`] more than the spares it holds.
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Whether the calling thread keeps spares of its own.
@@ -171,6 +189,29 @@ pub(crate) unsafe fn free<N>(p: *mut N) {
     unsafe { alloc::dealloc(p.cast(), Layout::new::<N>()) };
 }
 
+/// Starts (`true`) or ends draining the calling thread's spares (see the module
+/// documentation, "Renewal"): while it drains, every free goes to the allocator, and
+/// allocations take the spares left, then the allocator's memory. Nothing on a thread
+/// without spares of its own.
+#[cold]
+#[inline(never)]
+pub(crate) fn set_draining(on: bool) {
+    if !installed() {
+        return;
+    }
+    // SAFETY: the installed spares of this thread, used in this call only (see `class`).
+    let spares = unsafe { &*SPARES.get() };
+    if DRAINING.replace(on) == on {
+        return;
+    }
+    for class in &spares.classes {
+        // A class that looks full keeps nothing; `alloc` still takes what it holds, and
+        // counts down from `KEEP` more than that.
+        let len = class.len.get();
+        class.len.set(if on { len + KEEP } else { len - KEEP });
+    }
+}
+
 /// While alive, the calling thread keeps spare nodes (see [`Spares::install`]).
 pub(crate) struct Installed {
     spares: Option<Box<Spares>>,
@@ -190,6 +231,7 @@ impl Spares {
                 len: Cell::new(0),
             }),
         });
+        DRAINING.set(false);
         SPARES.set(&*spares);
         Installed {
             spares: Some(spares),
@@ -245,6 +287,42 @@ mod tests {
         unsafe { free(a) };
         drop(guard);
         assert!(!installed(), "the guard takes the spares back");
+    }
+
+    #[test]
+    fn a_draining_thread_frees_to_the_allocator_and_keeps_its_count() {
+        let guard = Spares::install();
+        let class = || {
+            // SAFETY: the installed spares, read on their own thread.
+            unsafe { &(*SPARES.get()).classes[class_of(Layout::new::<Node40>()).unwrap()] }
+        };
+        let a = alloc::<Node40>();
+        let b = alloc::<Node40>();
+        // SAFETY: from `alloc`, nothing in them to drop.
+        unsafe { free(a) };
+        assert_eq!(class().len.get(), 1);
+        set_draining(true);
+        set_draining(true);
+        // SAFETY: as above.
+        unsafe { free(b) };
+        assert_eq!(
+            class().top.get(),
+            a.cast(),
+            "a draining class keeps nothing"
+        );
+        assert_eq!(alloc::<Node40>(), a, "but hands out what it holds");
+        assert!(class().top.get().is_null());
+        set_draining(false);
+        assert_eq!(class().len.get(), 0, "the count of spares is right again");
+        let c = alloc::<Node40>();
+        // SAFETY: as above.
+        unsafe { free(c) };
+        assert_eq!(class().len.get(), 1, "and the class keeps spares again");
+        // SAFETY: as above.
+        unsafe { free(a) };
+        drop(guard);
+        set_draining(true);
+        assert!(!installed(), "a thread without spares has nothing to drain");
     }
 
     #[test]

@@ -76,6 +76,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::park::Sleepers;
+use crate::mailbox::recycle;
 use crate::metrics::WorkerStats;
 
 /// Ticks (every 64 picks) per epoch: an epoch is about a thousand turns.
@@ -93,6 +94,9 @@ pub(crate) const GROUP_STEALS_BACK: u64 = 4;
 pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
 /// Tallies in a row that must find a tug of war before the worker gives its work back.
 pub(crate) const TUG_TALLIES: u32 = 4;
+/// One epoch in this many, a worker drains its spare mailbox nodes (see
+/// [`crate::mailbox::recycle`], "Renewal").
+pub(crate) const RENEW_EPOCHS: u32 = 256;
 
 /// What the workers of one system know about their pace: the solo rate, and whether a
 /// tug of war was ever seen.
@@ -142,6 +146,8 @@ pub(crate) struct Pace {
     tugs: Cell<u32>,
     /// Epochs in a row this worker was the only one awake (at both ends).
     alone_epochs: Cell<u32>,
+    /// Epochs ended, to drain the spare mailbox nodes one in [`RENEW_EPOCHS`].
+    epochs: Cell<u32>,
 }
 
 impl Pace {
@@ -155,6 +161,7 @@ impl Pace {
             stolen_back: Cell::new(0),
             tugs: Cell::new(0),
             alone_epochs: Cell::new(0),
+            epochs: Cell::new(0),
         }
     }
 
@@ -191,6 +198,12 @@ impl Pace {
     #[cold]
     #[inline(never)]
     fn end_epoch(&self, stats: &WorkerStats, sleepers: &Sleepers) -> Verdict {
+        // Spare mailbox nodes that came from another worker would otherwise go round here
+        // for ever, sharing cache lines with that worker's (see `crate::mailbox::recycle`,
+        // "Renewal"): one epoch in `RENEW_EPOCHS`, they go back to the allocator.
+        let epochs = self.epochs.get().wrapping_add(1);
+        self.epochs.set(epochs);
+        recycle::set_draining(epochs % RENEW_EPOCHS == 0);
         let handled = stats.handled.load(Ordering::Relaxed);
         let now = Instant::now();
         let awake = sleepers.awake();
