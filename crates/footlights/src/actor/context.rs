@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::{Actor, Addr, SendError, SpawnOptions, futures};
-use crate::cell::{Behaviour, Halt, Turn};
+use crate::cell::{ActorCell, Behaviour, Halt, Turn};
 use crate::census::Visit;
 use crate::placement::Placement;
 use crate::reply::{Canceled, Reply, ReplyTo};
@@ -303,6 +303,10 @@ impl<A: Actor> Behaviour for A {
     type Node = Node<A>;
     type Env = Arc<Shared>;
     const VISIT: Visit = runtime::kill_for_shutdown::<A>;
+
+    fn node_of(cell: &ActorCell<A>) -> *const () {
+        Node::<A>::around(cell).cast()
+    }
 
     #[inline]
     fn started(&mut self, turn: &mut Turn<'_, Node<A>>) {
