@@ -52,11 +52,13 @@
 //! forgets its seat when it leaves, so this is not expected (an actor restarted in place
 //! leaves, and is stopped before its next turn enters it again, with no seat: see
 //! [`crate::cell`]), but a stale seat must not make a stop spin for ever, nor take
-//! another entry out of the census.
+//! another entry out of the census. An actor freed without having stopped (after its
+//! system shut down) *vacates* its seat with the same compare-and-swap, so a stale seat
+//! there cannot empty another actor's slot either.
 //!
 //! The loom models at the bottom of this file check a sweep racing an actor leaving, and
-//! a leave from a stale seat racing a sweep of the entry now in it (`RUSTFLAGS="--cfg
-//! loom"`).
+//! a leave or a vacate from a stale seat racing a sweep of the entry now in it
+//! (`RUSTFLAGS="--cfg loom"`).
 
 use std::any::TypeId;
 use std::cell::UnsafeCell;
@@ -464,13 +466,13 @@ impl Census {
             .store(ptr::NonNull::dangling().as_ptr(), Ordering::Release);
     }
 
-    /// Takes the entry out of its seat when no sweep can be running any more (the system
-    /// has shut down): for an actor freed without having stopped.
-    pub(crate) fn vacate(seat: Seat) {
-        if !seat.0.is_null() {
-            // SAFETY: as for `leave`.
-            unsafe { &*seat.0 }.store(ptr::null_mut(), Ordering::Release);
-        }
+    /// Takes `entry` out of its seat for an actor freed without having stopped (after its
+    /// system shut down, when no sweep runs any more). The same compare-and-swap as
+    /// [`Census::leave`], and for the same reason: a seat that is stale by then (the slot
+    /// free, or another actor's) must not take another entry out of the census. (Were a
+    /// sweep still running, it would wait for the tag, as a leave does.)
+    pub(crate) fn vacate(seat: Seat, entry: *const ()) {
+        Census::leave(seat, entry);
     }
 
     /// Visits every live entry once; returns how many visits acted (returned `true`).
@@ -689,7 +691,21 @@ mod loom_models {
     /// entry to come back), and leaves the other entry in the census.
     #[test]
     fn a_stale_leave_racing_a_sweep() {
-        loom::model(|| {
+        a_stale_seat_racing_a_sweep(Census::leave);
+    }
+
+    /// The same with the actor freed unstopped, which vacates its stale seat: it leaves
+    /// the other entry in the census (a plain store of null used to empty its slot).
+    /// (A vacate comes after the shutdown, when no sweep runs; the model races one all the
+    /// same, which a compare-and-swap makes harmless.)
+    #[test]
+    fn a_stale_vacate_racing_a_sweep() {
+        a_stale_seat_racing_a_sweep(Census::vacate);
+    }
+
+    /// The model of the two tests above: `take_out` is a leave or a vacate.
+    fn a_stale_seat_racing_a_sweep(take_out: fn(Seat, *const ())) {
+        loom::model(move || {
             let census = Arc::new(Census::new(1));
             let entries: Vec<Arc<Entry>> = (0..3)
                 .map(|_| {
@@ -721,14 +737,38 @@ mod loom_models {
                 let census = Arc::clone(&census);
                 thread::spawn(move || census.sweep())
             };
-            // The stop of the restarted actor, killed before its next turn.
-            Census::leave(restarted, p(0));
+            // The stop (or the free) of the restarted actor, before its next turn.
+            take_out(restarted, p(0));
             entries[0].freed.store(true, LoomOrdering::SeqCst);
             let acted = sweeper.join().unwrap();
             assert_eq!(acted, 2, "the sweep visits the two entries in the census");
-            assert_eq!(census.live(), 2, "the stale leave took nothing out");
+            assert_eq!(census.live(), 2, "the stale seat took nothing out");
             Census::leave(other, p(1));
             Census::leave(reused, p(2));
+            assert_eq!(census.live(), 0);
+        });
+    }
+
+    /// An actor freed unstopped vacates its own, current seat while a sweep runs: the sweep
+    /// never uses the freed entry, and the vacate completes.
+    #[test]
+    fn a_vacate_racing_a_sweep() {
+        loom::model(|| {
+            let census = Arc::new(Census::new(1));
+            let entry = Arc::new(Entry {
+                freed: AtomicBool::new(false),
+            });
+            let p = Arc::as_ptr(&entry).cast::<()>();
+            // SAFETY: this thread plays worker 0; the entry outlives its seat.
+            let seat = unsafe { census.enter(Some(0), p, Kind::of::<Entry>(check_alive)) };
+            let sweeper = {
+                let census = Arc::clone(&census);
+                thread::spawn(move || census.sweep())
+            };
+            Census::vacate(seat, p);
+            entry.freed.store(true, LoomOrdering::SeqCst);
+            let acted = sweeper.join().unwrap();
+            assert!(acted <= 1);
             assert_eq!(census.live(), 0);
         });
     }

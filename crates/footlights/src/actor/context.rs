@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::{Actor, Addr, SendError, SpawnOptions, futures};
-use crate::cell::{Behaviour, Halt, Turn};
+use crate::cell::{ActorCell, Behaviour, Halt, Turn};
 use crate::census::Visit;
 use crate::counted::Counted;
 use crate::placement::Placement;
@@ -304,6 +304,10 @@ impl<A: Actor> Behaviour for A {
     type Node = Node<A>;
     type Env = Counted<Shared>;
     const VISIT: Visit = runtime::kill_for_shutdown::<A>;
+
+    fn node_of(cell: &ActorCell<A>) -> *const () {
+        Node::<A>::around(cell).cast()
+    }
 
     #[inline]
     fn started(&mut self, turn: &mut Turn<'_, Node<A>>) {

@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
-use super::PanicReport;
 use super::exit::Exit;
+use super::{ActorCell, PanicReport};
 use crate::census::{Census, Visit};
 
 /// The hooks a cell runs, and the types the runtime binds it to.
@@ -30,6 +30,12 @@ pub(crate) trait Behaviour: Sized + Send + 'static {
     /// What a shutdown's sweep of the census does with an actor of this behaviour: called
     /// with the actor's node (the `Arc`'s pointer), kills it.
     const VISIT: Visit;
+
+    /// The address of the node that holds `cell` (what [`Behaviour::VISIT`] is called
+    /// with, and the actor's entry in the census), found from the cell's own: for a cell
+    /// that leaves the census while it is being freed, when no `Arc` of the node is left.
+    /// Only compared, never followed.
+    fn node_of(cell: &ActorCell<Self>) -> *const ();
 
     /// Runs once, before the first envelope.
     fn started(&mut self, turn: &mut Turn<'_, Self::Node>);

@@ -430,7 +430,10 @@ impl<B: Behaviour> Drop for ActorCell<B> {
     fn drop(&mut self) {
         if !self.life.has(STOPPED) {
             // Freed after its system shut down, without having stopped: no sweep can run.
-            Census::vacate(self.seat());
+            // A leave forgets the seat, so it is this actor's or null; and the vacate
+            // takes the slot only if it holds this actor, so that a stale seat, were there
+            // one, could not take another actor out of the census.
+            Census::vacate(self.seat(), B::node_of(self));
         }
         // Messages queued at shutdown (a stopped actor's mailbox is empty and closed).
         let mut dead = 0;

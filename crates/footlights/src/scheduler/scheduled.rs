@@ -85,6 +85,14 @@ impl<C> Scheduled<C> {
     pub(crate) fn cell(&self) -> &C {
         &self.cell
     }
+
+    /// The address of the entry whose cell is at `cell` (the cell's address less the
+    /// cell's offset in an entry): to compare with an entry's address, not to follow.
+    pub(crate) fn around(cell: &C) -> *const Self {
+        std::ptr::from_ref(cell)
+            .wrapping_byte_sub(std::mem::offset_of!(Self, cell))
+            .cast()
+    }
 }
 
 impl<C: Run<Scheduled<C>>> Scheduled<C> {
