@@ -443,7 +443,8 @@ impl<T> Cursor<'_, T> {
         self.take().map(|(value, _spent)| value)
     }
 
-    /// As [`Mailbox::is_empty`], from the cursor.
+    /// Whether no message follows the cursor (what the mailbox's own `is_empty`, kept for
+    /// tests, says from its tail).
     #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
         // SAFETY: `at` is the stub or a node this consumer has not freed yet.
