@@ -6,10 +6,9 @@
 //! 1. **The talk graph.** The actors in the pairs [`Observations::talk`] holds (a sampled
 //!    send either way within the last [`super::observe::TALK_DECISIONS`] decisions), each
 //!    numbered once if it is light and movable, with its number of partners.
-//! 2. **Connected sets.** A union-find over the pairs (`union.rs`) joins the actors into
-//!    connected sets, leaving out hubs: actors with more than [`HUB_PARTNERS`] partners
-//!    and more than [`HUB_DEGREE`] times the average, which would join every set into
-//!    one.
+//! 2. **Connected sets.** A union-find over the pairs joins the actors into connected
+//!    sets, leaving out hubs: actors with more than [`HUB_PARTNERS`] partners and more
+//!    than [`HUB_DEGREE`] times the average, which would join every set into one.
 //! 3. **Communities.** A set is a community when it has at least [`MIN_COMMUNITY`]
 //!    members, more than [`COMMUNITY_PAIRS`] distinct pairs per member, and handlers of
 //!    at most [`COMMUNITY_NS_PER_MESSAGE`] a message (its median member's).
@@ -25,7 +24,6 @@
 use super::decide::movable;
 use super::moves::Mover;
 use super::observe::{KeyMap, Observations};
-use super::union::Sets;
 use crate::placement::{Placement, SchedulerKind, Site};
 
 /// Rounds between two looks of rule 6 while it has found no community: often, so that
@@ -128,11 +126,22 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
     }
     let mean = 2 * pairs.len() / keys.len();
     let hub = |x: usize| degree[x] > HUB_PARTNERS && degree[x] > HUB_DEGREE * mean.max(1);
-    // The connected sets of the pairs that leave hubs out.
-    let mut sets = Sets::new(keys.len());
+    // Union-find over the pairs that leave hubs out.
+    let mut parent: Vec<usize> = (0..keys.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
     for &(x, y) in &pairs {
-        if !hub(x) && !hub(y) {
-            sets.union(x, y);
+        if hub(x) || hub(y) {
+            continue;
+        }
+        let (rx, ry) = (root(&mut parent, x), root(&mut parent, y));
+        if rx != ry {
+            parent[ry] = rx;
         }
     }
     // Each component: its members, its pairs, and its members' handler time a message.
@@ -146,7 +155,7 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
         if hub(x) {
             continue;
         }
-        let r = sets.find(x);
+        let r = root(&mut parent, x);
         let c = found.entry(r).or_insert(Community {
             members: Vec::new(),
             pairs: 0,
@@ -160,7 +169,7 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
     }
     for &(x, y) in &pairs {
         if !hub(x) && !hub(y) {
-            let r = sets.find(x);
+            let r = root(&mut parent, x);
             if let Some(c) = found.get_mut(&r) {
                 c.pairs += 1;
             }

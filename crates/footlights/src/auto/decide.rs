@@ -89,7 +89,6 @@ use std::sync::atomic::Ordering;
 
 use super::moves::Mover;
 use super::observe::{HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed};
-use super::union::Sets;
 use crate::placement::{Placement, SchedulerKind, Site};
 
 /// The largest estimated load, in cores, of a group pinned to one stage.
@@ -257,23 +256,28 @@ fn colocate(obs: &Observations, mover: &Mover) {
         .map(|(&pair, &w)| (pair, w))
         .collect();
     pairs.sort_by(|x, y| y.1.total_cmp(&x.1));
-    // The actors in chatty pairs, numbered in the order the pairs are taken, and the
-    // sets they are joined into, with each group's load and size kept by its root.
-    let mut number: HashMap<usize, usize> = HashMap::new();
-    let mut keys: Vec<usize> = Vec::new();
+    // Union-find over the actors in chatty pairs, with each group's load.
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    let mut load: HashMap<usize, f64> = HashMap::new();
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    fn find(parent: &HashMap<usize, usize>, mut k: usize) -> usize {
+        while let Some(&p) = parent.get(&k) {
+            if p == k {
+                break;
+            }
+            k = p;
+        }
+        k
+    }
     for &((a, b), _) in &pairs {
         for k in [a, b] {
-            number.entry(k).or_insert_with(|| {
-                keys.push(k);
-                keys.len() - 1
-            });
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(k) {
+                e.insert(k);
+                load.insert(k, obs.load(&obs.actors[&k]));
+                size.insert(k, 1usize);
+            }
         }
-    }
-    let mut sets = Sets::new(keys.len());
-    let mut load: Vec<f64> = keys.iter().map(|k| obs.load(&obs.actors[k])).collect();
-    let mut size = vec![1usize; keys.len()];
-    for &((a, b), _) in &pairs {
-        let (ra, rb) = (sets.find(number[&a]), sets.find(number[&b]));
+        let (ra, rb) = (find(&parent, a), find(&parent, b));
         if ra == rb {
             continue;
         }
@@ -281,23 +285,26 @@ fn colocate(obs: &Observations, mover: &Mover) {
         // going back and forth, a request and its reply): together they need about
         // as much as the busier of them. Otherwise their loads add up.
         // (Only for the pair itself: joining larger groups adds their loads.)
-        let both_ways = size[ra] == 1
-            && size[rb] == 1
+        let both_ways = size[&ra] == 1
+            && size[&rb] == 1
             && obs.edges.get(&(b, a)).is_some_and(|&w| w >= MIN_CROSS);
         let merged = if both_ways {
-            load[ra].max(load[rb])
+            load[&ra].max(load[&rb])
         } else {
-            load[ra] + load[rb]
+            load[&ra] + load[&rb]
         };
         if merged <= GROUP_LOAD {
-            sets.join(ra, rb);
-            load[ra] = merged;
-            size[ra] += size[rb];
+            parent.insert(rb, ra);
+            load.insert(ra, merged);
+            let joined = size[&ra] + size[&rb];
+            size.insert(ra, joined);
         }
     }
     let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (x, &k) in keys.iter().enumerate() {
-        groups.entry(sets.find(x)).or_default().push(k);
+    let members: Vec<usize> = parent.keys().copied().collect();
+    for k in members {
+        let root = find(&parent, k);
+        groups.entry(root).or_default().push(k);
     }
     // Each stage's load from what is pinned there already.
     let mut stage_load = vec![0.0f64; threads];
@@ -308,7 +315,7 @@ fn colocate(obs: &Observations, mover: &Mover) {
     }
     let mut ordered: Vec<(usize, Vec<usize>)> =
         groups.into_iter().filter(|(_, m)| m.len() >= 2).collect();
-    ordered.sort_by(|x, y| load[y.0].total_cmp(&load[x.0]));
+    ordered.sort_by(|x, y| load[&y.0].total_cmp(&load[&x.0]));
     for (root, members) in ordered {
         let pinned = members
             .iter()
@@ -318,7 +325,7 @@ fn colocate(obs: &Observations, mover: &Mover) {
                 .min_by(|&x, &y| stage_load[x].total_cmp(&stage_load[y]))
                 .unwrap_or(0)
         });
-        stage_load[stage] += load[root];
+        stage_load[stage] += load[&root];
         for k in members {
             let actor = &obs.actors[&k].actor;
             if actor.home().target() != Site::Stage(stage) {

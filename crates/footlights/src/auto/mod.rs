@@ -14,8 +14,7 @@
 //! 2. **Decide** (`decide.rs`): the rules (blocking actors get a stage of their own,
 //!    CPU-heavy ones stay in the pool, cheap leaves run inline, chatty groups share a stage,
 //!    a lone worker's queue order, and communities that talk many to many stay whole, one
-//!    stage each; rule 6 is `community.rs`, and rules 4 and 6 join actors into sets with
-//!    the union-find of `union.rs`).
+//!    stage each).
 //! 3. **Move** (`moves.rs`): applying a decision.
 //!
 //! Every [`ROUND`] the controller watches long turns and folds the new samples into its
@@ -30,7 +29,6 @@ pub(crate) mod community;
 pub(crate) mod decide;
 pub(crate) mod moves;
 pub(crate) mod observe;
-mod union;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
