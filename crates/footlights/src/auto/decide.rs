@@ -26,7 +26,10 @@
 //! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
 //!    light actors with many *cross-stage* sends, each with at most two chatty partners
 //!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
-//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core). Loads add up,
+//!    group's estimated load fits in one stage ([`GROUP_LOAD`] of a core). (A pair's
+//!    sampled cross-stage sends fade over about 32 decisions here, not 2, so that a pair
+//!    that crosses steadily but slowly, a ping-pong starved of CPU, counts as chatty too:
+//!    see `CROSS_KEEP` in `observe.rs`.) Loads add up,
 //!    except for two actors that message each other both ways: those mostly take turns
 //!    (a ball going back and forth, a request and its reply) and count as the busier of
 //!    the two. (Added up, a ping-pong pair on two stages looked like 0.9 to 1.8 cores,
@@ -100,7 +103,7 @@ const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
 /// Sampled turns needed before an actor is judged at all.
 const MIN_TURNS: f64 = 2.0;
 /// Sampled cross-stage sends on a pair needed before it counts as chatty.
-const MIN_CROSS: f64 = 4.0;
+pub(super) const MIN_CROSS: f64 = 4.0;
 /// Most distinct chatty partners an actor may have and still be co-located: pairs, chains
 /// and rings, not hubs.
 const MAX_PARTNERS: usize = 2;

@@ -93,10 +93,14 @@ pub(crate) fn start(
     let track_talk = auto.mode == PlacementMode::Auto
         && sched.threads() >= 2
         && sched.kind == SchedulerKind::Steal;
+    // Cross-stage sends are kept longer where rule 4 may use them.
+    let colocating = auto.mode == PlacementMode::Auto
+        && sched.threads() >= 2
+        && sched.kind != SchedulerKind::Steal;
     let controller = Controller {
         auto: Arc::clone(auto),
         mover: Mover::new(Arc::clone(sched), policy, Arc::clone(auto)),
-        observations: Observations::new(track_talk),
+        observations: Observations::new(track_talk, colocating),
         order: OrderState::default(),
     };
     std::thread::Builder::new()

@@ -34,7 +34,10 @@
 //! sums of sampled turns, wall time, messages, sends, long turns seen blocked or busy, and
 //! who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
 //! halves them all ([`Observations::decay`]), so old behaviour fades within tens of
-//! milliseconds, and stopped actors and faded pairs are forgotten. Where rule 6 of
+//! milliseconds, and stopped actors and faded pairs are forgotten. (Where rule 4 of
+//! `decide.rs` may apply, the sampled cross-stage sends per pair fade over about 32
+//! decisions instead, [`CROSS_KEEP`], and an actor stays known while it is in such a
+//! pair: a slow pair's samples are few and far between.) Where rule 6 of
 //! `decide.rs` may apply (work stealing on several workers), it also keeps *who talks to
 //! whom*: every pair of actors seen in a sampled send, either way and wherever the
 //! receiver ran, with the decision it was last seen at; a pair stays in view for
@@ -78,6 +81,17 @@ const TALK_SWEEP_EVERY: u32 = 4;
 /// Distinct senders that make an actor that gets many messages a hub (not a pair's
 /// partner).
 pub(super) const HUB_SENDERS: usize = 3;
+/// What a decision keeps of a pair's sampled cross-stage sends where rule 4 of
+/// `decide.rs` may use them (elsewhere they halve like everything else). Kept for about
+/// 32 decisions instead of 2, they show a pair that crosses stages steadily but slowly.
+/// Halved every decision, the rule's threshold (4 sampled sends) took about 100,000
+/// cross-stage sends a second each way (2 sampled ones every decision, at one turn in
+/// [`SAMPLE_EVERY`] and a decision about every 10 ms), which a ping-pong pair starved of
+/// CPU does not reach: a debug build on one CPU beside a busy loop passed about 7,500 a
+/// second each way, every hop a wake-up of the other stage, and was co-located only when
+/// its samples happened to bunch, after seconds, sometimes not within a minute. Now
+/// about one sampled send in eight decisions is enough (some 6,400 sends a second).
+const CROSS_KEEP: f64 = 31.0 / 32.0;
 
 /// One receiver of a sampled turn's sends.
 struct SendSample {
@@ -391,6 +405,9 @@ pub(super) struct Observations {
     pub(super) actors: KeyMap<usize, Observed>,
     /// Sampled cross-stage sends per (sender, receiver).
     pub(super) edges: KeyMap<(usize, usize), f64>,
+    /// What a decision keeps of [`Observations::edges`]: [`CROSS_KEEP`] where rule 4 may
+    /// use them, half elsewhere.
+    cross_keep: f64,
     /// The pairs of actors seen talking (a sampled send either way, wherever the receiver
     /// ran; the smaller key first), with the decision at which each was last seen: who
     /// talks to whom, for finding communities. Kept only where rule 6 may use it.
@@ -406,11 +423,13 @@ pub(super) struct Observations {
 }
 
 impl Observations {
-    /// Empty observations; `track_talk` says whether to keep who talks to whom.
-    pub(super) fn new(track_talk: bool) -> Observations {
+    /// Empty observations; `track_talk` says whether to keep who talks to whom, and
+    /// `colocating` whether rule 4 may use the cross-stage sends (they then fade slowly).
+    pub(super) fn new(track_talk: bool, colocating: bool) -> Observations {
         Observations {
             actors: KeyMap::default(),
             edges: KeyMap::default(),
+            cross_keep: if colocating { CROSS_KEEP } else { 0.5 },
             talk: KeyMap::default(),
             track_talk,
             decisions: 0,
@@ -501,16 +520,30 @@ impl Observations {
         }
     }
 
-    /// Halves every average, and forgets stopped actors and faded pairs. An actor stays
-    /// known while it has talked within [`TALK_DECISIONS`] decisions; pairs not seen for
-    /// that long are forgotten every [`TALK_SWEEP_EVERY`] decisions.
+    /// Halves every average (cross-stage sends fade by [`Observations::cross_keep`]), and
+    /// forgets stopped actors and faded pairs. An actor stays known while it has talked
+    /// within [`TALK_DECISIONS`] decisions, or is in a pair of cross-stage sends that has
+    /// not faded (forgetting the actor would forget the pair); pairs not seen for that
+    /// long are forgotten every [`TALK_SWEEP_EVERY`] decisions.
     pub(super) fn decay(&mut self) {
         self.window = Instant::now();
         self.decisions = self.decisions.wrapping_add(1);
         let now = self.decisions;
         let recent = |seen: u32| now.wrapping_sub(seen) <= TALK_DECISIONS;
         let track_talk = self.track_talk;
-        self.actors.retain(|_, o| {
+        let cross_keep = self.cross_keep;
+        // The actors in pairs that stay (only where the pairs fade slowly: elsewhere a
+        // pair fades faster than its actors).
+        let mut in_pairs: KeyMap<usize, ()> = KeyMap::default();
+        if cross_keep > 0.5 {
+            for (&(a, b), &w) in &self.edges {
+                if w * cross_keep >= 0.05 {
+                    in_pairs.insert(a, ());
+                    in_pairs.insert(b, ());
+                }
+            }
+        }
+        self.actors.retain(|k, o| {
             o.turns *= 0.5;
             o.wall_ns *= 0.5;
             o.handled *= 0.5;
@@ -524,11 +557,12 @@ impl Observations {
                     || o.received >= 0.05
                     || o.blocked_for_good
                     || o.heavy
-                    || (track_talk && recent(o.talked)))
+                    || (track_talk && recent(o.talked))
+                    || in_pairs.contains_key(k))
         });
         let actors = &self.actors;
         self.edges.retain(|(a, b), w| {
-            *w *= 0.5;
+            *w *= cross_keep;
             *w >= 0.05 && actors.contains_key(a) && actors.contains_key(b)
         });
         if now % TALK_SWEEP_EVERY == 0 {
@@ -576,5 +610,59 @@ pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
             voluntary,
         });
         stage.set_watched(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auto::decide::MIN_CROSS;
+    use crate::scheduler::home::{Home, Site, Target};
+    use crate::scheduler::scheduled::Runnable;
+    use crate::scheduler::worker::Worker;
+
+    /// An actor that is never run: only its home is read.
+    struct Idle(Home);
+
+    impl Runnable for Idle {
+        fn run_turn(self: Arc<Self>, _: &Worker) {
+            unreachable!("never scheduled");
+        }
+        fn home(&self) -> &Home {
+            &self.0
+        }
+        fn is_stopped(&self) -> bool {
+            false
+        }
+        unsafe fn discard(&self) {}
+    }
+
+    /// The most sampled cross-stage sends rule 4 sees on a pair, on two stages, whose
+    /// sends are sampled once every 8 decisions (as a ping-pong pair starved of CPU is).
+    fn slow_pair(colocating: bool) -> f64 {
+        let mut obs = Observations::new(false, colocating);
+        let on = |k| -> Task { Arc::new(Idle(Home::new(Target::Site(Site::Stage(k)), true))) };
+        let (a, b) = (on(0), on(1));
+        let pair = (key(&a), key(&b));
+        let mut most = 0.0f64;
+        for decision in 0..256 {
+            if decision % 8 == 0 {
+                // What ingesting one sampled turn of `a`, with one send to `b`, adds.
+                obs.observed(&a).turns += 1.0;
+                obs.observed(&b).received += 1.0;
+                *obs.edges.entry(pair).or_insert(0.0) += 1.0;
+            }
+            most = most.max(obs.edges.get(&pair).copied().unwrap_or(0.0));
+            obs.decay();
+        }
+        most
+    }
+
+    #[test]
+    fn a_slow_pair_crossing_stages_is_seen_chatty_where_rule_4_applies() {
+        // Halved every decision (and its actors forgotten between samples), the pair
+        // never shows more than one sampled send; kept, it reaches the threshold.
+        assert!(slow_pair(false) < MIN_CROSS);
+        assert!(slow_pair(true) >= MIN_CROSS);
     }
 }
