@@ -665,7 +665,18 @@ mod loom_models {
     /// entry): the sweep never uses a freed entry, and the leave always completes.
     #[test]
     fn a_sweep_racing_a_leave() {
-        loom::model(|| {
+        a_current_seat_racing_a_sweep(Census::leave);
+    }
+
+    /// The same with an actor freed unstopped, which vacates its own, current seat.
+    #[test]
+    fn a_vacate_racing_a_sweep() {
+        a_current_seat_racing_a_sweep(Census::vacate);
+    }
+
+    /// The model of the two tests above: `take_out` is a leave or a vacate.
+    fn a_current_seat_racing_a_sweep(take_out: fn(Seat, *const ())) {
+        loom::model(move || {
             let census = Arc::new(Census::new(1));
             let entry = Arc::new(Entry {
                 freed: AtomicBool::new(false),
@@ -677,7 +688,7 @@ mod loom_models {
                 let census = Arc::clone(&census);
                 thread::spawn(move || census.sweep())
             };
-            Census::leave(seat, p);
+            take_out(seat, p);
             entry.freed.store(true, LoomOrdering::SeqCst);
             let acted = sweeper.join().unwrap();
             assert!(acted <= 1);
@@ -745,30 +756,6 @@ mod loom_models {
             assert_eq!(census.live(), 2, "the stale seat took nothing out");
             Census::leave(other, p(1));
             Census::leave(reused, p(2));
-            assert_eq!(census.live(), 0);
-        });
-    }
-
-    /// An actor freed unstopped vacates its own, current seat while a sweep runs: the sweep
-    /// never uses the freed entry, and the vacate completes.
-    #[test]
-    fn a_vacate_racing_a_sweep() {
-        loom::model(|| {
-            let census = Arc::new(Census::new(1));
-            let entry = Arc::new(Entry {
-                freed: AtomicBool::new(false),
-            });
-            let p = Arc::as_ptr(&entry).cast::<()>();
-            // SAFETY: this thread plays worker 0; the entry outlives its seat.
-            let seat = unsafe { census.enter(Some(0), p, Kind::of::<Entry>(check_alive)) };
-            let sweeper = {
-                let census = Arc::clone(&census);
-                thread::spawn(move || census.sweep())
-            };
-            Census::vacate(seat, p);
-            entry.freed.store(true, LoomOrdering::SeqCst);
-            let acted = sweeper.join().unwrap();
-            assert!(acted <= 1);
             assert_eq!(census.live(), 0);
         });
     }

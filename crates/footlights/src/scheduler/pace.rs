@@ -76,6 +76,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::park::Sleepers;
+#[cfg(not(loom))]
 use crate::mailbox::recycle;
 use crate::metrics::WorkerStats;
 
@@ -96,6 +97,7 @@ pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
 pub(crate) const TUG_TALLIES: u32 = 4;
 /// One epoch in this many, a worker drains its spare mailbox nodes (see
 /// [`crate::mailbox::recycle`], "Renewal").
+#[cfg_attr(loom, allow(dead_code))]
 pub(crate) const RENEW_EPOCHS: u32 = 256;
 
 /// What the workers of one system know about their pace: the solo rate, and whether a
@@ -203,6 +205,8 @@ impl Pace {
         // "Renewal"): one epoch in `RENEW_EPOCHS`, they go back to the allocator.
         let epochs = self.epochs.get().wrapping_add(1);
         self.epochs.set(epochs);
+        // (Under loom the mailbox keeps no spares.)
+        #[cfg(not(loom))]
         recycle::set_draining(epochs % RENEW_EPOCHS == 0);
         let handled = stats.handled.load(Ordering::Relaxed);
         let now = Instant::now();
