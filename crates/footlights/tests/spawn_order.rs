@@ -4,14 +4,15 @@
 //! on a lone worker, in the order spawned (its FIFO order). See the
 //! scheduler's worker module, "Spawns". Checked by order only, never by time.
 
-use std::sync::{Arc, Mutex, mpsc};
+mod common;
+
+use std::sync::{Arc, Mutex};
 use std::thread::{self, ThreadId};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use footlights::{Actor, Context, System};
+use common::PATIENCE;
 
-/// Generous: only a guard against a hang.
-const PATIENCE: Duration = Duration::from_secs(60);
+use footlights::{Actor, Context, Placement, System};
 
 const CHILDREN: u32 = 200;
 
@@ -58,23 +59,6 @@ impl Actor for Parent {
     fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
 }
 
-/// Holds its worker in its first turn until told to let go, after saying it holds it.
-struct Blocker {
-    holding: mpsc::Sender<()>,
-    release: Mutex<mpsc::Receiver<()>>,
-}
-
-impl Actor for Blocker {
-    type Msg = ();
-    fn started(&mut self, ctx: &mut Context<Self>) {
-        self.holding.send(()).unwrap();
-        let released = self.release.lock().unwrap().recv_timeout(PATIENCE);
-        released.expect("released before the hang guard");
-        ctx.stop();
-    }
-    fn handle(&mut self, _: &mut Context<Self>, (): ()) {}
-}
-
 /// Runs a parent on `threads` workers; returns the numbers of the children that started
 /// on the parent's thread, in the order they started, and how many started in all.
 ///
@@ -85,19 +69,7 @@ impl Actor for Blocker {
 fn started_beside_the_parent(threads: usize) -> (Vec<u32>, usize) {
     let system = System::builder().threads(threads).build().unwrap();
     let log = Log::default();
-    let release = if threads == 2 {
-        let (holding, held) = mpsc::channel();
-        let (release, released) = mpsc::channel();
-        drop(system.spawn(Blocker {
-            holding,
-            release: Mutex::new(released),
-        }));
-        held.recv_timeout(PATIENCE)
-            .expect("the blocker holds a worker");
-        Some(release)
-    } else {
-        None
-    };
+    let release = (threads == 2).then(|| common::block(&system, Placement::default()).1);
     drop(system.spawn(Parent {
         log: Arc::clone(&log),
     }));
@@ -105,9 +77,7 @@ fn started_beside_the_parent(threads: usize) -> (Vec<u32>, usize) {
     while log.lock().unwrap().len() < CHILDREN as usize + 1 && start.elapsed() < PATIENCE {
         thread::yield_now();
     }
-    if let Some(release) = release {
-        release.send(()).unwrap();
-    }
+    drop(release);
     assert!(system.wait_quiescent_timeout(PATIENCE));
     let log = log.lock().unwrap();
     let (parent, _) = *log
