@@ -146,6 +146,9 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
                     } else {
                         w.schedule(task, site);
                     }
+                } else {
+                    // A cross push, if the actor is busy elsewhere (see `super::flood`).
+                    w.pushed_queued(&self.home);
                 }
             }
             None => {
@@ -177,6 +180,11 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
             TurnEnd::Stop => self.stop(worker),
             TurnEnd::Wait => self.go_wait(worker),
             TurnEnd::Yield => {
+                if let Some(k) = worker.flood_stage() {
+                    // Busy here: senders on other workers now count their pushes as cross
+                    // pushes (see `super::flood`).
+                    self.home.busy_on(k);
+                }
                 let site = self.home.target();
                 worker.requeue(self, site);
             }
@@ -184,8 +192,8 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         }
     }
 
-    /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
-    /// halfway through.
+    /// Ends a turn whose mailbox looked empty: go idle, or, if a push is halfway through,
+    /// go on ([`Scheduled::go_on`]).
     #[inline]
     fn go_idle(self: Arc<Self>, worker: &Worker) {
         let entry = Arc::into_raw(self);
@@ -198,8 +206,29 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         } else {
             // SAFETY: not idle, so the reference is still ours: back into an Arc.
             let entry = unsafe { Arc::from_raw(entry) };
-            let site = entry.home.target();
-            worker.requeue(entry, site);
+            entry.go_on(worker);
+        }
+    }
+
+    /// Ends a turn whose mark-idle failed (a push is halfway through, or finished since
+    /// the turn's last look): waits a bounded while for the message and, if it came,
+    /// hands the actor to this worker as a push that woke it would (the next slot, which
+    /// this worker runs next, with no atomic operation; not counted as a scheduling, which
+    /// quiescence would wait to see matched), instead of putting it at the back
+    /// of the deque only to take it out again; if it did not come, requeues it (see
+    /// [`crate::mailbox`], "A push halfway through"). Not a turn run right here: a
+    /// second call site of the cell's turn made the compiler stop inlining it into
+    /// [`Runnable::run_turn`], 16 instructions more on every ring hop.
+    #[cold]
+    #[inline(never)]
+    fn go_on(self: Arc<Self>, worker: &Worker) {
+        let site = self.home.target();
+        // SAFETY: this worker ran the last turn and the actor is still scheduled (its
+        // mark-idle failed), so this worker is the mailbox's only consumer.
+        if unsafe { self.cell.await_push() } {
+            worker.resume(self, site);
+        } else {
+            worker.requeue(self, site);
         }
     }
 
