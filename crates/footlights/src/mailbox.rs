@@ -24,16 +24,7 @@
 //!   schedules an actor, and an actor with messages is never left idle.
 //! * Between a producer's swap and its link, the queue looks empty to the consumer even
 //!   though `head != tail`. `pop` then returns `None` and `mark_idle` fails; the consumer
-//!   keeps the actor scheduled. Nothing is lost.
-//! * **A push halfway through.** After a failed `mark_idle` the consumer waits a bounded
-//!   while, spinning, for the link ([`Mailbox::await_push`]): the producer is between two
-//!   instructions, so the message is nearly always there within the wait, and the
-//!   consumer's worker goes on running the actor instead of putting it back on a run
-//!   queue only to take it out again (a receiver as fast as a sender on another core
-//!   otherwise ran a turn per message, `docs/performance.md`, "Bang's two modes on two
-//!   workers"). If the link has still not come (the producer was preempted), the actor
-//!   stays scheduled and is requeued, as before. The wait reads only the tail's `next`,
-//!   which the consumer reads anyway to pop; a `true` guarantees the pop.
+//!   keeps the actor scheduled and tries again on its next turn. Nothing is lost.
 //!
 //! Memory ordering: the swap is `AcqRel` so that a producer that finds the idle bit set
 //! synchronises with the consumer's releasing `mark_idle`; together with the run queue's own
@@ -79,16 +70,6 @@ use crate::sync::{AtomicPtr, ConsumerCell, Ordering, backoff};
 const IDLE: usize = 1;
 /// The next bit of `head`: set, always with [`IDLE`], once the mailbox is closed.
 const CLOSED: usize = 2;
-
-/// How long [`Mailbox::await_push`] waits for a push halfway through: steps of
-/// [`backoff`], which spins 1, 2, 4, ... 32 times for the first six (63 spins in all, a few
-/// hundred nanoseconds to a couple of microseconds, against a push's two atomic operations)
-/// and would yield from the seventh on. Under loom each step is a yield: two keep the model
-/// small and still let the producer link, or not, before the wait gives up.
-#[cfg(not(loom))]
-const LINK_WAIT_STEPS: u32 = 6;
-#[cfg(loom)]
-const LINK_WAIT_STEPS: u32 = 2;
 
 /// What a push found, and so what its caller must do. Its values are the tag bits of the
 /// head the push replaced (`CLOSED` is only ever set with `IDLE`), so that telling them
@@ -350,32 +331,6 @@ impl<T> Mailbox<T> {
     pub(crate) unsafe fn mark_idle(&self) -> bool {
         // SAFETY: the caller is the only consumer.
         unsafe { self.mark(IDLE) }
-    }
-
-    /// After a failed [`Mailbox::mark_idle`]: waits, for at most [`LINK_WAIT_STEPS`] steps of
-    /// [`backoff`] (spins, never a yield), for the push that is halfway through to link its
-    /// message; `true` if a message follows the tail, which the next pop then takes (see
-    /// the module documentation, "A push halfway through").
-    ///
-    /// # Safety
-    /// Only the single consumer may call this, as for [`Mailbox::pop`].
-    #[cold]
-    #[inline(never)]
-    pub(crate) unsafe fn await_push(&self) -> bool {
-        // SAFETY: the caller is the only consumer, so nobody else touches `tail`.
-        let tail = self.tail.with(|t| unsafe { *t });
-        // SAFETY: `tail` is the stub or a node this consumer has not freed yet.
-        let next = unsafe { next_of(tail) };
-        let mut step = 0;
-        loop {
-            if !next.load(Ordering::Acquire).is_null() {
-                return true;
-            }
-            if step >= LINK_WAIT_STEPS {
-                return false;
-            }
-            backoff(&mut step);
-        }
     }
 
     /// Sets `tag` on `head` if nothing has been pushed since the tail.
@@ -734,11 +689,7 @@ mod loom_models {
 
     /// The idle-to-scheduled hand-off: whoever learns from its push that the actor was idle
     /// runs turns until it can mark the mailbox idle. At most one party runs the actor at a
-    /// time, and no message is left behind an idle actor. When mark-idle fails, the party
-    /// waits (bounded) for the push halfway through and, if the wait sees the message,
-    /// runs the next turn at once, which must then take it (a wait that says `true`
-    /// guarantees the pop); if not, it lets the others run (the runtime requeues) and
-    /// tries again.
+    /// time, and no message is left behind an idle actor.
     #[test]
     fn idle_to_scheduled_hand_off() {
         loom::model(|| {
@@ -747,8 +698,6 @@ mod loom_models {
             let handled = Arc::new(AtomicUsize::new(0));
 
             fn run_until_idle(m: &Mailbox<usize>, running: &AtomicBool, handled: &AtomicUsize) {
-                // Whether the last wait saw a message: the next turn must take one.
-                let mut awaited = false;
                 loop {
                     assert!(
                         !running.swap(true, Ordering::AcqRel),
@@ -757,30 +706,18 @@ mod loom_models {
                     // A turn, through a cursor as the runtime's turn takes it.
                     // SAFETY: the hand-off protocol makes this party the only consumer.
                     let mut cursor = unsafe { m.cursor() };
-                    let mut took = 0;
                     while cursor.pop().is_some() {
                         handled.fetch_add(1, Ordering::Relaxed);
-                        took += 1;
                     }
                     cursor.finish();
-                    assert!(
-                        !awaited || took > 0,
-                        "a wait that saw a message is followed by a turn that takes it"
-                    );
                     running.store(false, Ordering::Release);
                     // SAFETY: still the only consumer until mark_idle succeeds.
                     if unsafe { m.mark_idle() } {
                         return;
                     }
-                    // A push is between its swap and its link: wait for it a bounded while
-                    // and go on at once if it came (`Scheduled::go_on`).
-                    // SAFETY: still the only consumer: the actor stays scheduled.
-                    awaited = unsafe { m.await_push() };
-                    if !awaited {
-                        // The runtime requeues the actor here; the model lets the producer
-                        // run.
-                        thread::yield_now();
-                    }
+                    // A push is between its swap and its link. The runtime requeues the actor
+                    // here; the model lets the producer run.
+                    thread::yield_now();
                 }
             }
 

@@ -76,16 +76,6 @@ pub(crate) trait Run<N>: Send + Sync + 'static {
     /// be freed), so the caller must not touch it afterwards.
     unsafe fn mark_idle(&self) -> bool;
 
-    /// After [`Run::mark_idle`] failed: waits a bounded while for the push halfway through
-    /// to link its message; `true` if a message is there, so that the caller can run the
-    /// next turn at once instead of requeueing the actor (see [`crate::mailbox`], "A push
-    /// halfway through").
-    ///
-    /// # Safety
-    /// Only the worker that ran the actor's last turn may call this, while the actor stays
-    /// scheduled (its `mark_idle` failed).
-    unsafe fn await_push(&self) -> bool;
-
     /// Whether the actor has stopped.
     fn is_stopped(&self) -> bool;
 

@@ -403,13 +403,6 @@ impl<B: Behaviour> Run<B::Node> for ActorCell<B> {
         unsafe { self.mailbox.mark_idle() }
     }
 
-    #[inline]
-    unsafe fn await_push(&self) -> bool {
-        // SAFETY: the caller ran the last turn and the actor is still scheduled, so it is
-        // the mailbox's only consumer.
-        unsafe { self.mailbox.await_push() }
-    }
-
     fn is_stopped(&self) -> bool {
         self.life.has(STOPPED)
     }

@@ -192,8 +192,8 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         }
     }
 
-    /// Ends a turn whose mailbox looked empty: go idle, or, if a push is halfway through,
-    /// go on ([`Scheduled::go_on`]).
+    /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
+    /// halfway through.
     #[inline]
     fn go_idle(self: Arc<Self>, worker: &Worker) {
         let entry = Arc::into_raw(self);
@@ -206,29 +206,8 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         } else {
             // SAFETY: not idle, so the reference is still ours: back into an Arc.
             let entry = unsafe { Arc::from_raw(entry) };
-            entry.go_on(worker);
-        }
-    }
-
-    /// Ends a turn whose mark-idle failed (a push is halfway through, or finished since
-    /// the turn's last look): waits a bounded while for the message and, if it came,
-    /// hands the actor to this worker as a push that woke it would (the next slot, which
-    /// this worker runs next, with no atomic operation; not counted as a scheduling, which
-    /// quiescence would wait to see matched), instead of putting it at the back
-    /// of the deque only to take it out again; if it did not come, requeues it (see
-    /// [`crate::mailbox`], "A push halfway through"). Not a turn run right here: a
-    /// second call site of the cell's turn made the compiler stop inlining it into
-    /// [`Runnable::run_turn`], 16 instructions more on every ring hop.
-    #[cold]
-    #[inline(never)]
-    fn go_on(self: Arc<Self>, worker: &Worker) {
-        let site = self.home.target();
-        // SAFETY: this worker ran the last turn and the actor is still scheduled (its
-        // mark-idle failed), so this worker is the mailbox's only consumer.
-        if unsafe { self.cell.await_push() } {
-            worker.resume(self, site);
-        } else {
-            worker.requeue(self, site);
+            let site = entry.home.target();
+            worker.requeue(entry, site);
         }
     }
 

@@ -547,15 +547,6 @@ impl Worker {
         self.place(task, site, false);
     }
 
-    /// Puts a still-scheduled task where a fresh scheduling would (the next slot, under
-    /// work stealing), without counting a scheduling: it was counted when it was
-    /// scheduled, and quiescence matches each count with one descheduling. For a turn
-    /// that waited for a push halfway through ([`super::scheduled`], `go_on`).
-    #[inline]
-    pub(crate) fn resume(&self, task: Task, site: Site) {
-        self.place(task, site, true);
-    }
-
     #[inline(always)]
     fn place(&self, task: Task, site: Site, fresh: bool) {
         if site == Site::Pool && fresh && self.steal_pool {
