@@ -325,13 +325,13 @@ impl fmt::Display for Metrics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out   back"
+            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out   back       sent    handled"
         )?;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let mut row = |name: String, w: &WorkerMetrics| {
             writeln!(
                 f,
-                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11} {:>6}",
+                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11} {:>6} {:>10} {:>10}",
                 w.turns,
                 ms(w.running),
                 ms(w.searching),
@@ -345,6 +345,8 @@ impl fmt::Display for Metrics {
                 w.tasks_stolen,
                 w.tasks_pushed_out,
                 w.stolen_back,
+                w.messages_sent,
+                w.messages_handled,
             )
         };
         for (i, w) in self.workers.iter().enumerate() {

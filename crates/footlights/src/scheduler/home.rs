@@ -152,6 +152,9 @@ pub(crate) struct Home {
     /// `Placement::Near` and cross-stage sends): set at spawn and when a move pins it,
     /// and by a worker that takes it from another (`Worker::arrived`).
     ran_on: AtomicU32,
+    /// The pool stage on which the actor's last turn that used up its batch ran (kept by
+    /// systems of several pool workers, for [`super::flood`]); [`NOWHERE`] if none did yet.
+    busy_on: AtomicU32,
     /// The group of actors it talks with, as far as the workers label groups
     /// ([`super::group`]).
     pub(crate) group: Group,
@@ -170,6 +173,7 @@ impl Home {
         Home {
             word: Residency::new(word | flag),
             ran_on: AtomicU32::new(NOWHERE),
+            busy_on: AtomicU32::new(NOWHERE),
             group: Group::new(),
             dedicated: Mutex::new(dedicated),
         }
@@ -209,6 +213,22 @@ impl Home {
         if self.ran_on.load(Ordering::Relaxed) != stage {
             self.ran_on.store(stage, Ordering::Relaxed);
         }
+    }
+
+    /// Records that a turn on pool stage `stage` used up its batch (see [`super::flood`]).
+    #[inline]
+    pub(crate) fn busy_on(&self, stage: usize) {
+        let stage = stage as u32;
+        if self.busy_on.load(Ordering::Relaxed) != stage {
+            self.busy_on.store(stage, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the actor last used up a batch on a pool stage other than `stage`.
+    #[inline(always)]
+    pub(crate) fn busy_elsewhere(&self, stage: usize) -> bool {
+        let busy = self.busy_on.load(Ordering::Relaxed);
+        busy != NOWHERE && busy != stage as u32
     }
 
     /// The pool stage the actor last ran on, if any.

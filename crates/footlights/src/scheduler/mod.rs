@@ -76,6 +76,7 @@
 //! actor scheduled). See [`quiescence`].
 
 pub(crate) mod dedicated;
+pub(crate) mod flood;
 pub(crate) mod group;
 pub(crate) mod home;
 pub(crate) mod pace;

@@ -146,6 +146,9 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
                     } else {
                         w.schedule(task, site);
                     }
+                } else {
+                    // A cross push, if the actor is busy elsewhere (see `super::flood`).
+                    w.pushed_queued(&self.home);
                 }
             }
             None => {
@@ -177,6 +180,11 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
             TurnEnd::Stop => self.stop(worker),
             TurnEnd::Wait => self.go_wait(worker),
             TurnEnd::Yield => {
+                if let Some(k) = worker.flood_stage() {
+                    // Busy here: senders on other workers now count their pushes as cross
+                    // pushes (see `super::flood`).
+                    self.home.busy_on(k);
+                }
                 let site = self.home.target();
                 worker.requeue(self, site);
             }

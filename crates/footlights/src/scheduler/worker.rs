@@ -94,7 +94,9 @@ use std::time::{Duration, Instant};
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
 
+use super::flood::Flood;
 use super::group;
+use super::home::Home;
 use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
@@ -200,8 +202,13 @@ pub(crate) struct Worker {
     /// others to share with), and the pace.
     paced: bool,
     pace: Pace,
-    /// Set when the pace said to give the work back (`next_task` then returns nothing).
+    /// Set when the pace, or a cross flood ([`super::flood`]), said to give the work back
+    /// (`next_task` then returns nothing).
     give_back_due: Cell<bool>,
+    /// This worker's cross pushes ([`super::flood`]), and its pool index if it counts them
+    /// (it is `paced`): one test on the paths that count.
+    flood: Flood,
+    flood_stage: Option<usize>,
     /// Whether the system labels groups ([`super::group`]), as of this worker's last pace
     /// tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
@@ -279,6 +286,8 @@ impl Worker {
             paced: steal_pool && !solo,
             pace: Pace::new(),
             give_back_due: Cell::new(false),
+            flood: Flood::new(),
+            flood_stage: pool_index.filter(|_| steal_pool && !solo),
             grouping: Cell::new(false),
             running_label: Cell::new(0),
             declined: Cell::new(false),
@@ -294,6 +303,13 @@ impl Worker {
     #[inline]
     pub(crate) fn pool_index(&self) -> Option<usize> {
         self.pool_index
+    }
+
+    /// This worker's pool index if it counts cross pushes ([`super::flood`]): a pool
+    /// worker of several under work stealing.
+    #[inline(always)]
+    pub(crate) fn flood_stage(&self) -> Option<usize> {
+        self.flood_stage
     }
 
     /// Whether an observer watches this worker.
@@ -855,6 +871,10 @@ impl Worker {
             if self.solo {
                 self.refresh_order();
             } else if self.paced {
+                if self.give_back_due.get() {
+                    // A cross flood said so (see `super::flood`): the loop gives back.
+                    return None;
+                }
                 if picks % PACE_EVERY == 0 {
                     let sleepers = &self.sched.sleepers;
                     let verdict = self.pace.tick(self.stats(), sleepers);
@@ -1254,6 +1274,7 @@ impl Worker {
         self.parking(false);
         self.set_grouping(self.paced && self.sched.sleepers.yardstick().grouping());
         self.declined.set(false);
+        self.flood.reset();
         // A stale token from an earlier wake-up can end the park early; make sure we are off
         // the list either way.
         self.sched.sleepers.cancel(index);
@@ -1322,6 +1343,23 @@ impl Worker {
     pub(crate) fn count_handled(&self, n: u64) {
         if n > 0 {
             bump_by(&self.stats().handled, n);
+        }
+    }
+
+    /// A send from this worker's turn pushed onto the mailbox of an actor already
+    /// scheduled, whose home is `home`: counts a cross push if the actor is busy on
+    /// another worker ([`super::flood`]).
+    #[inline(always)]
+    pub(crate) fn pushed_queued(&self, home: &Home) {
+        if let Some(k) = self.flood_stage
+            && home.busy_elsewhere(k)
+            && self.flood.pushed(self.stats())
+        {
+            // Seen by the next pick: the count of picks is moved on so that it looks at the
+            // pace (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
+            // back, and no other pick has to test for it.
+            self.give_back_due.set(true);
+            self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));
         }
     }
 }
