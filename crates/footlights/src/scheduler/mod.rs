@@ -85,6 +85,7 @@ pub(crate) mod quiescence;
 pub(crate) mod scheduled;
 pub(crate) mod stage;
 pub(crate) mod start;
+pub(crate) mod watch;
 pub(crate) mod worker;
 
 use std::sync::Arc;

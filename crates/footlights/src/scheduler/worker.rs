@@ -98,6 +98,7 @@ use super::group;
 use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
+use super::watch::{Sightings, WATCH_EVERY, WATCH_IDLE_MOST};
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::rng::XorShift;
@@ -211,6 +212,8 @@ pub(crate) struct Worker {
 
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
+    /// What this worker saw of the others while it watched ([`super::watch`]).
+    sightings: Sightings,
 }
 
 impl Worker {
@@ -256,6 +259,12 @@ impl Worker {
             &stage,
             pool_index.map_or(0, |i| i as u64 + 1),
         );
+        // Only a pool worker under work stealing with others to share with watches.
+        let watched = if steal_pool && !solo {
+            sched.threads()
+        } else {
+            0
+        };
         Worker {
             sched,
             stage,
@@ -282,6 +291,7 @@ impl Worker {
             grouping: Cell::new(false),
             running_label: Cell::new(0),
             declined: Cell::new(false),
+            sightings: Sightings::new(watched),
         }
     }
 
@@ -327,6 +337,8 @@ impl Worker {
         let mut since = Instant::now();
         // When this worker was last woken, until it reports how long it then ran.
         let mut woken: Option<Instant> = None;
+        // Whether it woke to rescue work stranded behind another worker's long turn.
+        let rescued = Cell::new(false);
         while !sched.is_shutdown() {
             if let Some(task) = self.next_task() {
                 self.run_turn(task);
@@ -371,7 +383,12 @@ impl Worker {
             }
             bump(&stats.searches_failed);
             if let Some(woke) = woken.take() {
-                sched.sleepers.woken_worker_ran(searching - woke);
+                let ran = searching - woke;
+                // A rescue says nothing about what a backlog's wake-up achieves, unless
+                // the rescuer kept busy (see `super::watch`).
+                if !rescued.replace(false) || ran > super::park::LONG_RUN {
+                    sched.sleepers.woken_worker_ran(ran);
+                }
             }
             if self.declined.replace(false) {
                 // A group steal left a group whole to the worker that runs it: this worker
@@ -385,7 +402,8 @@ impl Worker {
                 }
                 continue;
             }
-            if self.park() {
+            if let Some(rescue) = self.park() {
+                rescued.set(rescue);
                 let woke = Instant::now();
                 bump_by(&stats.parked_ns, nanos(woke - since));
                 since = woke;
@@ -898,6 +916,9 @@ impl Worker {
                 .or_else(|| self.take_injected())
                 .or_else(|| self.take_oldest_spawned())
             {
+                // The hand-off in the next slot waits behind this task's turn, which may
+                // be long: where other workers may steal it (see `super::watch`).
+                self.flush_next();
                 return Some(task);
             }
         }
@@ -1229,28 +1250,28 @@ impl Worker {
         None
     }
 
-    /// Parks until woken, unless work turned up meanwhile; `true` if it parked.
-    fn park(&self) -> bool {
+    /// Parks until woken, unless work turned up meanwhile; if it parked, whether it woke
+    /// to rescue work stranded behind another worker's long turn ([`super::watch`]).
+    fn park(&self) -> Option<bool> {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
         sched.sleepers.announce(index);
         if sched.has_pool_work() || !self.stage.inbox.is_empty() || sched.is_shutdown() {
             sched.sleepers.cancel(index);
-            return false;
+            return None;
         }
         // Nobody is left to measure a pace alone while this worker sleeps.
         sched.sleepers.release_wakes();
         sched.quiescence.worker_idle();
-        self.sleep(index);
-        true
+        Some(self.sleep(index))
     }
 
     /// Sleeps until woken, as worker `index` of the sleepers' list (which it has joined),
-    /// then starts a new pace epoch.
-    fn sleep(&self, index: usize) {
+    /// then starts a new pace epoch; `true` if it woke to rescue stranded work.
+    fn sleep(&self, index: usize) -> bool {
         bump(&self.stats().parks);
         self.parking(true);
-        self.parker.park();
+        let rescue = self.doze(index);
         self.parking(false);
         self.set_grouping(self.paced && self.sched.sleepers.yardstick().grouping());
         self.declined.set(false);
@@ -1258,6 +1279,68 @@ impl Worker {
         // the list either way.
         self.sched.sleepers.cancel(index);
         self.restart_pace();
+        rescue
+    }
+
+    /// The park itself (see [`super::watch`]): until a waker takes this worker off the
+    /// sleepers' list (or the system shuts down). While it is the watcher, it parks for a
+    /// tick at a time and looks at the other workers after each; `true` if it left to
+    /// rescue work stranded behind a long turn. A park that ends while this worker is still
+    /// on the list (a nudge, a stale token) is not a wake-up: it parks again.
+    fn doze(&self, index: usize) -> bool {
+        if self.sightings.is_empty() {
+            // A lone worker, or not work stealing: nobody to watch, nothing to steal.
+            self.parker.park();
+            return false;
+        }
+        let sleepers = &self.sched.sleepers;
+        let mut tick = None;
+        let rescue = loop {
+            if tick.is_none() && sleepers.watch.claim(index) {
+                self.sightings.forget();
+                tick = Some(WATCH_EVERY);
+            }
+            match tick {
+                Some(tick) => self.parker.park_timeout(tick),
+                None => self.parker.park(),
+            }
+            if self.sched.is_shutdown() || !sleepers.on_list(index) {
+                break false;
+            }
+            let Some(last) = tick else {
+                continue;
+            };
+            if self.watch_once(index) {
+                sleepers.cancel(index);
+                break true;
+            }
+            tick = Some(if sleepers.all_parked() {
+                (last * 2).min(WATCH_IDLE_MOST)
+            } else {
+                WATCH_EVERY
+            });
+        };
+        sleepers.leave_doze(index);
+        rescue
+    }
+
+    /// One look of the watcher at the other workers; `true` if one of them holds
+    /// stealable work behind a turn that has lasted since the last look.
+    #[cold]
+    fn watch_once(&self, index: usize) -> bool {
+        let sched = &self.sched;
+        let look = sched.sleepers.with_parked(|parked| {
+            self.sightings.look(
+                index,
+                |k| sched.stages[k].stats.turns.load(Ordering::Relaxed),
+                |k| parked.contains(&k),
+                |k| !sched.stealers[k].deque.is_empty() || !sched.stealers[k].nursery.is_empty(),
+            )
+        });
+        if look.long_turn {
+            sched.sleepers.long_turn_seen();
+        }
+        look.stranded
     }
 
     /// Gives this worker's work back and parks, because its pace said that the awake
