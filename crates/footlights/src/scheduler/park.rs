@@ -72,7 +72,8 @@
 //! workers busy and the threshold at 1; a hub's backlog raises it until the second worker
 //! stays asleep. Work from outside the runtime and pinned work always wake as before, and
 //! a worker with a backlog below the threshold runs it itself, so no work is ever left
-//! without a worker.
+//! without a worker. That holds while its turns are short: behind a blocking or long turn,
+//! the watcher ([`super::watch`]) steals the backlog and brings the threshold back to 1.
 //!
 //! # Giving back
 //!
@@ -325,14 +326,16 @@ impl Sleepers {
         }
     }
 
-    /// A worker has been in one turn for a tick of the watcher ([`super::watch`]): waking
+    /// A worker has run long turns for a tick of the watcher ([`super::watch`]): waking
     /// pays (a woken worker that keeps busy that long halves the threshold, see the
-    /// module documentation), so the threshold goes back to 1, unless wake-ups are held.
+    /// module documentation), so the threshold goes back to 1. Held wake-ups are released
+    /// too: a pace judges nothing while turns are long (too few messages an epoch, see
+    /// [`super::pace`]), so it would never release them.
     pub(crate) fn long_turn_seen(&self) {
         use std::sync::atomic::Ordering::Relaxed;
-        let _ = self.wake_backlog.fetch_update(Relaxed, Relaxed, |now| {
-            (now & HELD == 0 && now > 1).then_some(1)
-        });
+        if self.wake_backlog.load(Relaxed) != 1 {
+            self.wake_backlog.store(1, Relaxed);
+        }
     }
 
     /// Whether worker `index` is on the list (parked, not yet woken).

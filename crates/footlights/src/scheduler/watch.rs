@@ -22,22 +22,31 @@
 //! hot path (a handler's send, or the pick of every task). So a *parked* worker watches
 //! instead: one parked pool worker at a time, the *watcher*, parks with a timeout of
 //! [`WATCH_EVERY`] rather than for good. Each time it wakes on its own, it reads every other
-//! worker's count of turns; a worker whose count has not moved since the watcher's last
-//! look has been in one turn for at least that long (the count goes up as each turn
-//! starts). If such a worker has tasks in its deque or nursery, the watcher takes itself
-//! off the sleepers' list and looks for work as a woken worker does: it steals them
-//! (a *rescue*). A worker in one long turn, with or without tasks behind it, also brings
-//! the wake threshold back to 1 ([`super::park::Sleepers::long_turn_seen`]): a turn that
-//! long is what the threshold's "long run" says pays for a wake-up. A worker "alone for
-//! now" then publishes its private FIFO to its deque at its next look at its company
-//! (every eighth pick, [`super::worker`]), where the next tick finds it.
+//! worker's counts of turns and of times it ran out of work (searches and parks). A worker
+//! that is not parked, has not run out of work since the watcher's last look, and started
+//! at most one turn per [`LONG_RUN`] of that time (none at all: one turn all along) *runs
+//! long turns*, and a worker that looks for work takes its own tasks first, so what waits
+//! in its deque or nursery waits behind a turn. If it has any, the watcher takes itself off
+//! the sleepers' list and looks for work as a woken worker does: it steals them (a
+//! *rescue*).
+//!
+//! Long turns also bring the wake threshold back to 1 and release held wake-ups
+//! ([`super::park::Sleepers::long_turn_seen`]): turns that long are what the threshold's
+//! "long run" says pays for a wake-up, and a pace judges nothing while turns are long, so
+//! it would never release them. A worker "alone for now" then publishes its private FIFO
+//! to its deque at its next look at its company (every eighth pick, [`super::worker`]),
+//! where the next look finds it, and its later backlogs wake sleepers again. This is the
+//! way out of the limit that `tests/label_phases.rs` met: a wake threshold learned in a
+//! hub phase kept a later phase of long jobs on one worker, with nobody ever woken to
+//! learn otherwise.
 //!
 //! The watcher costs a wake-up of a parked thread every [`WATCH_EVERY`] while another
 //! worker is awake (a few microseconds of an otherwise idle core each millisecond, and
 //! none of the awake workers' time: it reads their counters and deque ends, which they
-//! write anyway). While every worker is parked, its period doubles at each tick up to
+//! write anyway). While every worker is parked, its period doubles at each look up to
 //! [`WATCH_IDLE_MOST`], so an idle system wakes one thread about once a second; the first
-//! tick that finds a worker awake brings the period back to [`WATCH_EVERY`].
+//! worker to wake meanwhile nudges it back to [`WATCH_EVERY`] (one more unpark, only after
+//! the system was idle for more than a tick).
 //!
 //! # Who watches
 //!
@@ -49,26 +58,28 @@
 //! list was not woken (a nudge, or a stale token from an earlier wake-up): it claims the
 //! role if vacant and parks again. Whoever leaves checks, not only the watcher, so a
 //! nudged worker that a waker takes off the list before it claims the role leaves it
-//! vacant only until its own check. The loom models below check that the role is never
-//! left vacant while a worker sleeps on the list, and that a real wake-up (off the list,
-//! then unparked) always ends the sleep.
+//! vacant only until its own check. A worker that leaves while the watcher sleeps longer
+//! than a tick (the role is held, and its `deep` flag set) nudges the watcher instead. The
+//! loom models below check that the role is never left vacant while a worker sleeps on the
+//! list, and that a real wake-up (off the list, then unparked) always ends the sleep.
 //!
 //! # What it does not cover
 //!
 //! A task in a worker's next slot or private FIFO is that worker's alone (plain cells, no
 //! atomic operation per hand-off): the handler that blocks after a send of its own leaves
-//! the receiver in the next slot, and a worker alone for now that blocks leaves its private
-//! FIFO, until its turn ends. (A worker that picks from the injector or its nursery while
-//! its next slot is full spills the slot first, so no *other* actor's hand-off waits there
-//! behind a turn.) Blocking actors belong on a dedicated stage
-//! ([`crate::Placement::Dedicated`]).
+//! the receiver in the next slot until its turn ends, and a worker alone for now that
+//! blocks in a turn leaves its private FIFO (long turns that end publish it, above; a turn
+//! that never ends does not). A worker that picks from the injector or its inbox while its
+//! next slot is full spills the slot first, so no *other* actor's hand-off waits there
+//! behind a turn. Blocking actors belong on a dedicated stage
+//! ([`crate::Placement::Dedicated`]), where they hold no pool worker.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::sync::{AtomicUsize, Ordering};
+use super::park::LONG_RUN;
+use crate::sync::{AtomicBool, AtomicUsize, Ordering};
 
-/// How long the watcher sleeps between looks while another worker is awake; also the
-/// shortest turn it can see as long.
+/// How long the watcher sleeps between looks while another worker is awake.
 pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(1);
 /// The longest the watcher sleeps between looks while every worker is parked.
 pub(crate) const WATCH_IDLE_MOST: Duration = Duration::from_secs(1);
@@ -78,12 +89,22 @@ const NOBODY: usize = usize::MAX;
 /// Which parked worker watches, if any (see the module documentation).
 pub(crate) struct Watch {
     role: AtomicUsize,
+    /// Set while the watcher sleeps longer than [`WATCH_EVERY`] (every worker was parked).
+    deep: AtomicBool,
 }
 
 impl Watch {
     pub(crate) fn new() -> Watch {
         Watch {
             role: AtomicUsize::new(NOBODY),
+            deep: AtomicBool::new(false),
+        }
+    }
+
+    /// The watcher sleeps longer than [`WATCH_EVERY`] from now on, or not.
+    pub(crate) fn deepen(&self, deep: bool) {
+        if self.deep.load(Ordering::Relaxed) != deep {
+            self.deep.store(deep, Ordering::Relaxed);
         }
     }
 
@@ -110,8 +131,13 @@ impl Watch {
         let _ = self
             .role
             .compare_exchange(index, NOBODY, Ordering::SeqCst, Ordering::SeqCst);
-        if self.role.load(Ordering::SeqCst) != NOBODY {
-            return None;
+        let role = self.role.load(Ordering::SeqCst);
+        if role != NOBODY {
+            // A worker wakes while the watcher sleeps long (every worker was parked): the
+            // watcher's period goes back to a tick.
+            let deep =
+                self.deep.load(Ordering::Relaxed) && self.deep.swap(false, Ordering::Relaxed);
+            return deep.then_some(role);
         }
         parked.iter().rev().copied().find(|&i| started(i))
     }
@@ -124,66 +150,93 @@ impl Watch {
     }
 }
 
-/// What the watcher last saw of each pool worker: its count of turns.
+/// What the watcher last saw of each pool worker: its counts of turns and of times it ran
+/// out of work (searches and parks), and when it looked.
 pub(crate) struct Sightings {
-    turns: std::cell::RefCell<Box<[u64]>>,
+    seen: std::cell::RefCell<Seen>,
+}
+
+struct Seen {
+    /// Per worker: (turns, searches + parks, parked) at the last look.
+    counts: Box<[(u64, u64, bool)]>,
+    at: Option<Instant>,
 }
 
 /// What one look of the watcher found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Look {
-    /// Some other worker has been in one turn since the last look.
-    pub(crate) long_turn: bool,
-    /// Such a worker has tasks in its deque or nursery.
+    /// Some other worker has run long turns since the last look: never out of work, and on
+    /// average at least [`LONG_RUN`] a turn (or one turn all along).
+    pub(crate) long_turns: bool,
+    /// Such a worker has tasks in its deque or nursery: they wait behind its turn.
     pub(crate) stranded: bool,
+}
+
+/// What the watcher reads of one worker.
+pub(crate) struct Counts {
+    pub(crate) turns: u64,
+    /// Searches and parks: each time it ran out of work.
+    pub(crate) idle: u64,
+    pub(crate) parked: bool,
 }
 
 impl Sightings {
     pub(crate) fn new(workers: usize) -> Sightings {
         Sightings {
-            turns: std::cell::RefCell::new(vec![u64::MAX; workers].into_boxed_slice()),
+            seen: std::cell::RefCell::new(Seen {
+                counts: vec![(0, 0, true); workers].into_boxed_slice(),
+                at: None,
+            }),
         }
-    }
-
-    /// Forgets what was seen (a new watch begins: no turn is long before two looks).
-    pub(crate) fn forget(&self) {
-        self.turns.borrow_mut().fill(u64::MAX);
     }
 
     /// Whether this worker never watches (a lone worker, or not work stealing).
     pub(crate) fn is_empty(&self) -> bool {
-        self.turns.borrow().is_empty()
+        self.seen.borrow().counts.is_empty()
     }
 
-    /// Looks at every pool worker but `me`: `turns(k)` is worker `k`'s count of turns,
-    /// `parked(k)` whether it is on the sleepers' list, `stealable(k)` whether its deque or
-    /// nursery holds a task.
+    /// Forgets what was seen (a new watch begins: nothing is long before two looks).
+    pub(crate) fn forget(&self) {
+        self.seen.borrow_mut().at = None;
+    }
+
+    /// Looks at every pool worker but `me`, at `now`: `counts(k)` is what worker `k`'s
+    /// counters and the sleepers' list say, `stealable(k)` whether its deque or nursery
+    /// holds a task.
     pub(crate) fn look(
         &self,
         me: usize,
-        turns: impl Fn(usize) -> u64,
-        parked: impl Fn(usize) -> bool,
+        now: Instant,
+        counts: impl Fn(usize) -> Counts,
         stealable: impl Fn(usize) -> bool,
     ) -> Look {
-        let mut seen = self.turns.borrow_mut();
+        let mut seen = self.seen.borrow_mut();
+        let since = seen
+            .at
+            .replace(now)
+            .map(|at| now.saturating_duration_since(at));
         let mut look = Look {
-            long_turn: false,
+            long_turns: false,
             stranded: false,
         };
-        for (k, last) in seen.iter_mut().enumerate() {
+        for (k, last) in seen.counts.iter_mut().enumerate() {
             if k == me {
                 continue;
             }
-            let now = turns(k);
-            if now == *last && !parked(k) {
-                // In one turn since the last look (or searching all along, which a worker
-                // does for microseconds, not a tick); a worker that looks for work takes
-                // its own tasks first, so tasks left in its deque or nursery wait behind
-                // the turn.
-                look.long_turn = true;
+            let c = counts(k);
+            let (turns, idle, was_parked) = std::mem::replace(last, (c.turns, c.idle, c.parked));
+            let Some(since) = since else {
+                continue;
+            };
+            let ran = c.turns.wrapping_sub(turns);
+            // Busy all along (awake at both looks, and it never ran out of work in between)
+            // with long turns: a worker that looks for work takes its own tasks first, so tasks left
+            // in its deque or nursery wait behind a turn.
+            let busy = !was_parked && !c.parked && c.idle == idle;
+            if busy && LONG_RUN.saturating_mul(u32::try_from(ran).unwrap_or(u32::MAX)) <= since {
+                look.long_turns = true;
                 look.stranded |= stealable(k);
             }
-            *last = now;
         }
         look
     }

@@ -98,7 +98,7 @@ use super::group;
 use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
-use super::watch::{Sightings, WATCH_EVERY, WATCH_IDLE_MOST};
+use super::watch::{Counts, Sightings, WATCH_EVERY, WATCH_IDLE_MOST};
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::rng::XorShift;
@@ -1298,6 +1298,7 @@ impl Worker {
         let rescue = loop {
             if tick.is_none() && sleepers.watch.claim(index) {
                 self.sightings.forget();
+                sleepers.watch.deepen(false);
                 tick = Some(WATCH_EVERY);
             }
             match tick {
@@ -1310,34 +1311,52 @@ impl Worker {
             let Some(last) = tick else {
                 continue;
             };
+            if last > WATCH_EVERY {
+                // Nudged out of a long sleep (or at its end): what it saw is old, and a
+                // worker just woken would look busy for all that time.
+                self.sightings.forget();
+            }
             if self.watch_once(index) {
                 sleepers.cancel(index);
                 break true;
             }
-            tick = Some(if sleepers.all_parked() {
+            let next = if sleepers.all_parked() {
                 (last * 2).min(WATCH_IDLE_MOST)
             } else {
                 WATCH_EVERY
-            });
+            };
+            sleepers.watch.deepen(next > WATCH_EVERY);
+            tick = Some(next);
         };
         sleepers.leave_doze(index);
         rescue
     }
 
     /// One look of the watcher at the other workers; `true` if one of them holds
-    /// stealable work behind a turn that has lasted since the last look.
+    /// stealable work behind long turns.
     #[cold]
     fn watch_once(&self, index: usize) -> bool {
         let sched = &self.sched;
+        let now = Instant::now();
         let look = sched.sleepers.with_parked(|parked| {
             self.sightings.look(
                 index,
-                |k| sched.stages[k].stats.turns.load(Ordering::Relaxed),
-                |k| parked.contains(&k),
+                now,
+                |k| {
+                    let stats = &sched.stages[k].stats;
+                    Counts {
+                        turns: stats.turns.load(Ordering::Relaxed),
+                        idle: stats
+                            .searches
+                            .load(Ordering::Relaxed)
+                            .wrapping_add(stats.parks.load(Ordering::Relaxed)),
+                        parked: parked.contains(&k),
+                    }
+                },
                 |k| !sched.stealers[k].deque.is_empty() || !sched.stealers[k].nursery.is_empty(),
             )
         });
-        if look.long_turn {
+        if look.long_turns {
             sched.sleepers.long_turn_seen();
         }
         look.stranded
