@@ -159,6 +159,8 @@ pub(crate) struct Sightings {
 struct Seen {
     /// Per worker: (turns, searches + parks, parked) at the last look.
     counts: Box<[(u64, u64, bool)]>,
+    /// Whether the injector held a task at the last look.
+    outside: bool,
     at: Option<Instant>,
 }
 
@@ -185,6 +187,7 @@ impl Sightings {
         Sightings {
             seen: std::cell::RefCell::new(Seen {
                 counts: vec![(0, 0, true); workers].into_boxed_slice(),
+                outside: false,
                 at: None,
             }),
         }
@@ -202,22 +205,26 @@ impl Sightings {
 
     /// Looks at every pool worker but `me`, at `now`: `counts(k)` is what worker `k`'s
     /// counters and the sleepers' list say, `stealable(k)` whether its deque or nursery
-    /// holds a task.
+    /// holds a task; `outside` whether the injector does. A task in the injector at two
+    /// looks in a row is stranded too: a worker that looked for work meanwhile would
+    /// have taken it.
     pub(crate) fn look(
         &self,
         me: usize,
         now: Instant,
         counts: impl Fn(usize) -> Counts,
         stealable: impl Fn(usize) -> bool,
+        outside: bool,
     ) -> Look {
         let mut seen = self.seen.borrow_mut();
         let since = seen
             .at
             .replace(now)
             .map(|at| now.saturating_duration_since(at));
+        let outside_before = std::mem::replace(&mut seen.outside, outside);
         let mut look = Look {
             long_turns: false,
-            stranded: false,
+            stranded: since.is_some() && outside && outside_before,
         };
         for (k, last) in seen.counts.iter_mut().enumerate() {
             if k == me {

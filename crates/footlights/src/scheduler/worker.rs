@@ -893,10 +893,16 @@ impl Worker {
         }
         if self.keeps_fifo() {
             if picks % ABSORB_EVERY == 0
-                && let Some(task) = self.take_oldest_spawned()
+                && let Some(task) = self.take_oldest_spawned().or_else(|| {
+                    if self.solo {
+                        None
+                    } else {
+                        self.take_injected()
+                    }
+                })
             {
-                // A worker alone for now looks at its nursery last: this bounds how long
-                // a spawn waits behind a busy FIFO.
+                // A worker alone for now looks at its nursery and the injector last: this
+                // bounds how long a spawn, or work from outside, waits behind a busy FIFO.
                 return Some(task);
             }
             // Oldest first: the next slot is filled only when the FIFO is empty.
@@ -910,15 +916,13 @@ impl Worker {
                 .or_else(|| self.take_injected());
         }
         if picks % INJECTOR_EVERY == 0 {
-            if let Some(task) = self
-                .stage
-                .take()
-                .or_else(|| self.take_injected())
-                .or_else(|| self.take_oldest_spawned())
-            {
-                // The hand-off in the next slot waits behind this task's turn, which may
-                // be long: where other workers may steal it (see `super::watch`).
+            if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
+                // The hand-off in the next slot would wait behind this turn from outside,
+                // which may be long: where other workers may steal it (`super::watch`).
                 self.flush_next();
+                return Some(task);
+            }
+            if let Some(task) = self.take_oldest_spawned() {
                 return Some(task);
             }
         }
@@ -1009,7 +1013,10 @@ impl Worker {
 
     /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
     /// (its inbox; the injector, which only a lone stealing worker uses) behind what it
-    /// scheduled itself, within [`ABSORB_EVERY`] picks. Otherwise a pair of actors
+    /// scheduled itself, within [`ABSORB_EVERY`] picks. (A pool worker of several alone
+    /// for now takes the injector's tasks one at a time instead, every [`ABSORB_EVERY`]
+    /// picks: in its private FIFO they would wait behind a turn that blocks, where no
+    /// other worker sees them; in the injector every worker does, see `super::watch`.) Otherwise a pair of actors
     /// handing work back and forth would keep the private FIFO busy, and the rest would be
     /// looked at only every [`INJECTOR_EVERY`] picks: chameneos's first creatures met
     /// dozens of times before the main thread's last creature started (on one stage, the
@@ -1025,7 +1032,7 @@ impl Worker {
         while let Some(task) = self.stage.take() {
             local.push_back(task);
         }
-        while !injector.is_empty() {
+        while self.solo && !injector.is_empty() {
             match injector.steal() {
                 Steal::Success(task) => {
                     self.arrived(&task);
@@ -1354,6 +1361,7 @@ impl Worker {
                     }
                 },
                 |k| !sched.stealers[k].deque.is_empty() || !sched.stealers[k].nursery.is_empty(),
+                !sched.injector.is_empty(),
             )
         });
         if look.long_turns {
