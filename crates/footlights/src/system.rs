@@ -377,7 +377,7 @@ impl System {
     }
 
     /// The scheduler (for the scheduler's own tests).
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn sched(&self) -> &Arc<Scheduler> {
         &self.shared.sched
     }

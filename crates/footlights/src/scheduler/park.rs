@@ -344,7 +344,7 @@ impl Sleepers {
     }
 
     /// Sets the wake threshold as if learned (for tests: a hub phase raises it).
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn learned(&self, threshold: usize) {
         self.wake_backlog
             .store(threshold, std::sync::atomic::Ordering::Relaxed);
