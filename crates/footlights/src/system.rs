@@ -376,6 +376,12 @@ impl System {
         self.shared.mode
     }
 
+    /// The scheduler (for the scheduler's own tests).
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn sched(&self) -> &Arc<Scheduler> {
+        &self.shared.sched
+    }
+
     /// Number of worker threads.
     pub fn threads(&self) -> usize {
         self.shared.sched.threads()

@@ -52,11 +52,16 @@
 //!
 //! A worker that finds nothing in its own queues *searches* the others, spinning briefly,
 //! then parks ([`park::Sleepers`]); at most half the workers that may be awake search at
-//! once, the others look once and park, and an idle runtime uses no CPU. Whoever makes
-//! work visible to other workers (a push to the injector, a backlog on a worker) wakes one
-//! parked worker if there is one and nobody is searching; a worker's backlog wakes
+//! once, the others look once and park. Whoever makes work visible to other workers (a
+//! push to the injector, a backlog on a worker) wakes one parked worker if there is one
+//! and nobody is searching; a worker's backlog wakes
 //! somebody only once it is as long as a threshold that rises while woken workers find
 //! too little to do and falls while they keep busy ([`park`], "Waking only when it pays").
+//! Work a worker keeps for itself that way waits behind its turn, which a blocking or long
+//! handler makes long: one parked worker, the *watcher*, looks at the others every
+//! millisecond while any is awake, and steals what waits in a deque or nursery behind a
+//! turn that has lasted that long ([`watch`]); an idle runtime wakes it about once a
+//! second.
 //! Each worker counts where its time goes: running, searching, parked and waking others
 //! ([`crate::metrics`]).
 //!
@@ -86,6 +91,7 @@ pub(crate) mod quiescence;
 pub(crate) mod scheduled;
 pub(crate) mod stage;
 pub(crate) mod start;
+pub(crate) mod watch;
 pub(crate) mod worker;
 
 use std::sync::Arc;

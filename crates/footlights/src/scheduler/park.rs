@@ -72,7 +72,8 @@
 //! workers busy and the threshold at 1; a hub's backlog raises it until the second worker
 //! stays asleep. Work from outside the runtime and pinned work always wake as before, and
 //! a worker with a backlog below the threshold runs it itself, so no work is ever left
-//! without a worker.
+//! without a worker. That holds while its turns are short: behind a blocking or long turn,
+//! the watcher ([`super::watch`]) steals the backlog and brings the threshold back to 1.
 //!
 //! # Giving back
 //!
@@ -106,6 +107,7 @@ use parking_lot::Mutex;
 
 use super::pace::Yardstick;
 use super::start::Starter;
+use super::watch::Watch;
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::sync::{Ordering, fence};
 
@@ -241,6 +243,9 @@ pub(crate) struct Sleepers {
     /// What starts the workers that have no thread yet (see [`super::start`]).
     starter: Starter,
     unparkers: Box<[Unparker]>,
+    /// Which parked worker watches for work stranded behind a long turn
+    /// ([`super::watch`]).
+    pub(crate) watch: Watch,
 }
 
 impl Sleepers {
@@ -262,6 +267,7 @@ impl Sleepers {
             active,
             starter,
             unparkers,
+            watch: Watch::new(),
         }
     }
 
@@ -317,6 +323,54 @@ impl Sleepers {
                 std::sync::atomic::Ordering::Relaxed,
                 std::sync::atomic::Ordering::Relaxed,
             );
+        }
+    }
+
+    /// A worker has run long turns for a tick of the watcher ([`super::watch`]): waking
+    /// pays (a woken worker that keeps busy that long halves the threshold, see the
+    /// module documentation), so the threshold goes back to 1. Held wake-ups are released
+    /// too: a pace judges nothing while turns are long (too few messages an epoch, see
+    /// [`super::pace`]), so it would never release them.
+    pub(crate) fn long_turn_seen(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.wake_backlog.load(Relaxed) != 1 {
+            self.wake_backlog.store(1, Relaxed);
+        }
+    }
+
+    /// Whether worker `index` is on the list (parked, not yet woken).
+    pub(crate) fn on_list(&self, index: usize) -> bool {
+        self.parked.lock().contains(&index)
+    }
+
+    /// Sets the wake threshold as if learned (for tests: a hub phase raises it).
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn learned(&self, threshold: usize) {
+        self.wake_backlog
+            .store(threshold, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Runs `f` with the list of parked workers, under its lock.
+    pub(crate) fn with_parked<R>(&self, f: impl FnOnce(&[usize]) -> R) -> R {
+        f(&self.parked.lock())
+    }
+
+    /// Whether every worker is parked (a hint).
+    pub(crate) fn all_parked(&self) -> bool {
+        self.gate.parked() >= self.unparkers.len()
+    }
+
+    /// Worker `index` leaves its sleep: it gives up the watcher's role if it had it, and if
+    /// the role is then vacant while a started worker is parked, nudges that worker (unparks
+    /// it, leaving it on the list) to take it ([`super::watch`], "Who watches").
+    pub(crate) fn leave_doze(&self, index: usize) {
+        let nudge = {
+            let parked = self.parked.lock();
+            self.watch
+                .leave(index, &parked, |k| self.starter.is_started(k))
+        };
+        if let Some(k) = nudge {
+            self.unparkers[k].unpark();
         }
     }
 

@@ -73,6 +73,11 @@ impl Starter {
         self.started[index].load(Ordering::Acquire) || self.start_lazily(index)
     }
 
+    /// Whether worker `index`'s thread has been started.
+    pub(crate) fn is_started(&self, index: usize) -> bool {
+        self.started[index].load(Ordering::Acquire)
+    }
+
     #[cold]
     #[inline(never)]
     fn start_lazily(&self, index: usize) -> bool {

@@ -100,6 +100,7 @@ use super::home::Home;
 use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
+use super::watch::{Counts, Sightings, WATCH_EVERY, WATCH_IDLE_MOST};
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::rng::XorShift;
@@ -218,6 +219,8 @@ pub(crate) struct Worker {
 
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
+    /// What this worker saw of the others while it watched ([`super::watch`]).
+    sightings: Sightings,
 }
 
 impl Worker {
@@ -263,6 +266,12 @@ impl Worker {
             &stage,
             pool_index.map_or(0, |i| i as u64 + 1),
         );
+        // Only a pool worker under work stealing with others to share with watches.
+        let watched = if steal_pool && !solo {
+            sched.threads()
+        } else {
+            0
+        };
         Worker {
             sched,
             stage,
@@ -291,6 +300,7 @@ impl Worker {
             grouping: Cell::new(false),
             running_label: Cell::new(0),
             declined: Cell::new(false),
+            sightings: Sightings::new(watched),
         }
     }
 
@@ -343,6 +353,8 @@ impl Worker {
         let mut since = Instant::now();
         // When this worker was last woken, until it reports how long it then ran.
         let mut woken: Option<Instant> = None;
+        // Whether it woke to rescue work stranded behind another worker's long turn.
+        let rescued = Cell::new(false);
         while !sched.is_shutdown() {
             if let Some(task) = self.next_task() {
                 self.run_turn(task);
@@ -387,7 +399,12 @@ impl Worker {
             }
             bump(&stats.searches_failed);
             if let Some(woke) = woken.take() {
-                sched.sleepers.woken_worker_ran(searching - woke);
+                let ran = searching - woke;
+                // A rescue says nothing about what a backlog's wake-up achieves, unless
+                // the rescuer kept busy (see `super::watch`).
+                if !rescued.replace(false) || ran > super::park::LONG_RUN {
+                    sched.sleepers.woken_worker_ran(ran);
+                }
             }
             if self.declined.replace(false) {
                 // A group steal left a group whole to the worker that runs it: this worker
@@ -401,7 +418,8 @@ impl Worker {
                 }
                 continue;
             }
-            if self.park() {
+            if let Some(rescue) = self.park() {
+                rescued.set(rescue);
                 let woke = Instant::now();
                 bump_by(&stats.parked_ns, nanos(woke - since));
                 since = woke;
@@ -895,10 +913,16 @@ impl Worker {
         }
         if self.keeps_fifo() {
             if picks % ABSORB_EVERY == 0
-                && let Some(task) = self.take_oldest_spawned()
+                && let Some(task) = self.take_oldest_spawned().or_else(|| {
+                    if self.solo {
+                        None
+                    } else {
+                        self.take_injected()
+                    }
+                })
             {
-                // A worker alone for now looks at its nursery last: this bounds how long
-                // a spawn waits behind a busy FIFO.
+                // A worker alone for now looks at its nursery and the injector last: this
+                // bounds how long a spawn, or work from outside, waits behind a busy FIFO.
                 return Some(task);
             }
             // Oldest first: the next slot is filled only when the FIFO is empty.
@@ -912,12 +936,13 @@ impl Worker {
                 .or_else(|| self.take_injected());
         }
         if picks % INJECTOR_EVERY == 0 {
-            if let Some(task) = self
-                .stage
-                .take()
-                .or_else(|| self.take_injected())
-                .or_else(|| self.take_oldest_spawned())
-            {
+            if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
+                // The hand-off in the next slot would wait behind this turn from outside,
+                // which may be long: where other workers may steal it (`super::watch`).
+                self.flush_next();
+                return Some(task);
+            }
+            if let Some(task) = self.take_oldest_spawned() {
                 return Some(task);
             }
         }
@@ -1008,7 +1033,10 @@ impl Worker {
 
     /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
     /// (its inbox; the injector, which only a lone stealing worker uses) behind what it
-    /// scheduled itself, within [`ABSORB_EVERY`] picks. Otherwise a pair of actors
+    /// scheduled itself, within [`ABSORB_EVERY`] picks. (A pool worker of several alone
+    /// for now takes the injector's tasks one at a time instead, every [`ABSORB_EVERY`]
+    /// picks: in its private FIFO they would wait behind a turn that blocks, where no
+    /// other worker sees them; in the injector every worker does, see `super::watch`.) Otherwise a pair of actors
     /// handing work back and forth would keep the private FIFO busy, and the rest would be
     /// looked at only every [`INJECTOR_EVERY`] picks: chameneos's first creatures met
     /// dozens of times before the main thread's last creature started (on one stage, the
@@ -1024,7 +1052,7 @@ impl Worker {
         while let Some(task) = self.stage.take() {
             local.push_back(task);
         }
-        while !injector.is_empty() {
+        while self.solo && !injector.is_empty() {
             match injector.steal() {
                 Steal::Success(task) => {
                     self.arrived(&task);
@@ -1249,28 +1277,28 @@ impl Worker {
         None
     }
 
-    /// Parks until woken, unless work turned up meanwhile; `true` if it parked.
-    fn park(&self) -> bool {
+    /// Parks until woken, unless work turned up meanwhile; if it parked, whether it woke
+    /// to rescue work stranded behind another worker's long turn ([`super::watch`]).
+    fn park(&self) -> Option<bool> {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
         sched.sleepers.announce(index);
         if sched.has_pool_work() || !self.stage.inbox.is_empty() || sched.is_shutdown() {
             sched.sleepers.cancel(index);
-            return false;
+            return None;
         }
         // Nobody is left to measure a pace alone while this worker sleeps.
         sched.sleepers.release_wakes();
         sched.quiescence.worker_idle();
-        self.sleep(index);
-        true
+        Some(self.sleep(index))
     }
 
     /// Sleeps until woken, as worker `index` of the sleepers' list (which it has joined),
-    /// then starts a new pace epoch.
-    fn sleep(&self, index: usize) {
+    /// then starts a new pace epoch; `true` if it woke to rescue stranded work.
+    fn sleep(&self, index: usize) -> bool {
         bump(&self.stats().parks);
         self.parking(true);
-        self.parker.park();
+        let rescue = self.doze(index);
         self.parking(false);
         self.set_grouping(self.paced && self.sched.sleepers.yardstick().grouping());
         self.declined.set(false);
@@ -1279,6 +1307,88 @@ impl Worker {
         // the list either way.
         self.sched.sleepers.cancel(index);
         self.restart_pace();
+        rescue
+    }
+
+    /// The park itself (see [`super::watch`]): until a waker takes this worker off the
+    /// sleepers' list (or the system shuts down). While it is the watcher, it parks for a
+    /// tick at a time and looks at the other workers after each; `true` if it left to
+    /// rescue work stranded behind a long turn. A park that ends while this worker is still
+    /// on the list (a nudge, a stale token) is not a wake-up: it parks again.
+    fn doze(&self, index: usize) -> bool {
+        if self.sightings.is_empty() {
+            // A lone worker, or not work stealing: nobody to watch, nothing to steal.
+            self.parker.park();
+            return false;
+        }
+        let sleepers = &self.sched.sleepers;
+        let mut tick = None;
+        let rescue = loop {
+            if tick.is_none() && sleepers.watch.claim(index) {
+                self.sightings.forget();
+                sleepers.watch.deepen(false);
+                tick = Some(WATCH_EVERY);
+            }
+            match tick {
+                Some(tick) => self.parker.park_timeout(tick),
+                None => self.parker.park(),
+            }
+            if self.sched.is_shutdown() || !sleepers.on_list(index) {
+                break false;
+            }
+            let Some(last) = tick else {
+                continue;
+            };
+            if last > WATCH_EVERY {
+                // Nudged out of a long sleep (or at its end): what it saw is old, and a
+                // worker just woken would look busy for all that time.
+                self.sightings.forget();
+            }
+            if self.watch_once(index) {
+                sleepers.cancel(index);
+                break true;
+            }
+            let next = if sleepers.all_parked() {
+                (last * 2).min(WATCH_IDLE_MOST)
+            } else {
+                WATCH_EVERY
+            };
+            sleepers.watch.deepen(next > WATCH_EVERY);
+            tick = Some(next);
+        };
+        sleepers.leave_doze(index);
+        rescue
+    }
+
+    /// One look of the watcher at the other workers; `true` if one of them holds
+    /// stealable work behind long turns.
+    #[cold]
+    fn watch_once(&self, index: usize) -> bool {
+        let sched = &self.sched;
+        let now = Instant::now();
+        let look = sched.sleepers.with_parked(|parked| {
+            self.sightings.look(
+                index,
+                now,
+                |k| {
+                    let stats = &sched.stages[k].stats;
+                    Counts {
+                        turns: stats.turns.load(Ordering::Relaxed),
+                        idle: stats
+                            .searches
+                            .load(Ordering::Relaxed)
+                            .wrapping_add(stats.parks.load(Ordering::Relaxed)),
+                        parked: parked.contains(&k),
+                    }
+                },
+                |k| !sched.stealers[k].deque.is_empty() || !sched.stealers[k].nursery.is_empty(),
+                !sched.injector.is_empty(),
+            )
+        });
+        if look.long_turns {
+            sched.sleepers.long_turn_seen();
+        }
+        look.stranded
     }
 
     /// Gives this worker's work back and parks, because its pace said that the awake
