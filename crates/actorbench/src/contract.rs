@@ -1,4 +1,4 @@
-//! What the benchmark contract (`shared/spec/benchmarks.md` and the peer conventions) fixes
+//! What the benchmark contract (`docs/benchmarks.md` and the peer conventions) fixes
 //! about each benchmark's parameters: their names, in order, and their inclusive ranges,
 //! plus skynet's extra rule that `size` is a power of `div`.
 //!

@@ -1,4 +1,4 @@
-// The twelve benchmarks of /work/shared/spec/benchmarks.md on CAF.
+// The benchmarks of docs/benchmarks.md on CAF.
 //
 // Each `run_*` function runs one benchmark to completion in `sys` and returns
 // what the result line reports. It spawns the benchmark's root actor, waits

@@ -1,7 +1,7 @@
 %% @doc EUnit tests of the Erlang/OTP suite.
 %%
-%% - Every line of the shared vectors file (path from the environment variable
-%%   VECTORS, else `../shared/spec/vectors.tsv' relative to the repository
+%% - Every line of the contract's vectors file (path from the environment variable
+%%   VECTORS, else `docs/vectors.tsv' relative to the repository
 %%   root, the working directory of test.sh) is run in this node through
 %%   `suite:run_args/1', and its check must match.
 %% - The argument rules of suite_args: every error shape, exact messages.
@@ -20,7 +20,7 @@
 
 vectors_test_() ->
     Path = case os:getenv("VECTORS") of
-               false -> "../shared/spec/vectors.tsv";
+               false -> "docs/vectors.tsv";
                P -> P
            end,
     Lines = case file:read_file(Path) of

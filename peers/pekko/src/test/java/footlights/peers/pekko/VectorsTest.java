@@ -29,8 +29,8 @@ import org.junit.jupiter.api.TestFactory;
  * both thread counts in seconds, where a JVM per vector took minutes.
  *
  * <p>The file is taken from the system property {@code vectors} (or {@code VECTORS}), else the
- * environment variable {@code VECTORS}, else {@code ../../../shared/spec/vectors.tsv} relative to
- * peers/pekko.
+ * environment variable {@code VECTORS}, else the repository's {@code docs/vectors.tsv}
+ * ({@code ../../docs/vectors.tsv} relative to peers/pekko).
  */
 class VectorsTest {
 
@@ -42,7 +42,7 @@ class VectorsTest {
 
     static Path vectorsFile() {
         String given = System.getProperty("vectors", System.getProperty("VECTORS", System.getenv("VECTORS")));
-        return Path.of(given != null && !given.isBlank() ? given : "../../../shared/spec/vectors.tsv");
+        return Path.of(given != null && !given.isBlank() ? given : "../../docs/vectors.tsv");
     }
 
     /** Whether {@code bench params} sets every parameter to its quick (default) value. */
