@@ -251,7 +251,10 @@ fn the_modules_form_no_cycle() {
     for module in graph.keys() {
         if !state.contains_key(module.as_str()) {
             if let Some(cycle) = visit(module, &graph, &mut state, &mut path) {
-                panic!("the modules import each other in a circle: {}", cycle.join(" -> "));
+                panic!(
+                    "the modules import each other in a circle: {}",
+                    cycle.join(" -> ")
+                );
             }
         }
     }
