@@ -208,10 +208,10 @@ impl Actor for Master {
                     self.left -= 1;
                     self.out += 1;
                     let _ = self.crunchers[index].send(self.work);
-                } else if self.out == 0
-                    && let Some(done) = self.done.take()
-                {
-                    let _ = done.send(());
+                } else if self.out == 0 {
+                    if let Some(done) = self.done.take() {
+                        let _ = done.send(());
+                    }
                 }
             }
         }

@@ -912,18 +912,20 @@ impl Worker {
             }
         }
         if self.keeps_fifo() {
-            if picks % ABSORB_EVERY == 0
-                && let Some(task) = self.take_oldest_spawned().or_else(|| {
+            if picks % ABSORB_EVERY == 0 {
+                let oldest = self.take_oldest_spawned().or_else(|| {
                     if self.solo {
                         None
                     } else {
                         self.take_injected()
                     }
-                })
-            {
-                // A worker alone for now looks at its nursery and the injector last: this
-                // bounds how long a spawn, or work from outside, waits behind a busy FIFO.
-                return Some(task);
+                });
+                if let Some(task) = oldest {
+                    // A worker alone for now looks at its nursery and the injector last:
+                    // this bounds how long a spawn, or work from outside, waits behind a
+                    // busy FIFO.
+                    return Some(task);
+                }
             }
             // Oldest first: the next slot is filled only when the FIFO is empty.
             let next = self.next.take();
@@ -1461,10 +1463,10 @@ impl Worker {
     /// another worker ([`super::flood`]).
     #[inline(always)]
     pub(crate) fn pushed_queued(&self, home: &Home) {
-        if let Some(k) = self.flood_stage
-            && home.busy_elsewhere(k)
-            && self.flood.pushed(self.stats())
-        {
+        let Some(k) = self.flood_stage else {
+            return;
+        };
+        if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {
             // Seen by the next pick: the count of picks is moved on so that it looks at the
             // pace (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
             // back, and no other pick has to test for it.
