@@ -47,3 +47,24 @@ fn our_table_has_every_benchmark_with_its_quick_values_and_ranges() {
         }
     }
 }
+
+/// The first ```rust block of a Markdown file.
+fn first_rust_example(path: &str) -> String {
+    let text = fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let start = text
+        .find("```rust\n")
+        .unwrap_or_else(|| panic!("{path} has no rust block"));
+    let body = &text[start + "```rust\n".len()..];
+    body[..body.find("```").expect("a closed block")].to_owned()
+}
+
+/// The repository README's first example is the crate README's, which the crate runs as a
+/// doctest (and which is packaged with the crate).
+#[test]
+fn the_readme_example_is_the_crates_doctested_one() {
+    assert_eq!(
+        first_rust_example("README.md"),
+        first_rust_example("crates/footlights/README.md"),
+        "README.md's first example differs from crates/footlights/README.md's"
+    );
+}

@@ -251,7 +251,9 @@ pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, ShutdownReport, System};
 pub use timer::{TimerGuard, TimerHandle};
 
-/// The README's example, compiled and run as a doctest so that it stays true.
+/// The crate's README (packaged with it), whose example is the repository README's first:
+/// compiled and run as a doctest so that it stays true (a test in footlights-suite checks
+/// that the two examples are the same).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeExample;
