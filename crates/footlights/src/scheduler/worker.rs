@@ -213,7 +213,7 @@ pub(crate) struct Worker {
     /// Whether the system labels groups ([`super::group`]), as of this worker's last pace
     /// tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
-    running_label: Cell<u32>,
+    running_label: Cell<u64>,
     /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
     hand_off_mode: Cell<u8>,
 
@@ -1197,7 +1197,7 @@ impl Worker {
             return None;
         }
         let label = |task: &Task| task.home().group.label();
-        let labels: Vec<u32> = taken.iter().map(label).collect();
+        let labels: Vec<u64> = taken.iter().map(label).collect();
         let split = group::split(&labels);
         // One group, whose worker is busy with long turns: half of it, the oldest half, as a
         // steal without labels would take (see `super::group`, "Long turns").

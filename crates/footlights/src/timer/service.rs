@@ -312,8 +312,12 @@ impl Inner {
         MutexGuard::unlocked(state, || {
             for f in firing.drain(..) {
                 match f {
-                    Firing::Once(action) => action(),
+                    Firing::Once(action) => {
+                        crate::trace::timer_fired(false);
+                        action()
+                    }
                     Firing::Every(key, mut action) => {
+                        crate::trace::timer_fired(true);
                         let go_on = action();
                         again.push((key, action, go_on));
                     }
