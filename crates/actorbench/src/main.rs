@@ -23,8 +23,16 @@ struct Cli {
     /// The suite file (default: suite.toml here or in the nearest parent directory).
     #[arg(long, global = true, value_name = "FILE")]
     suite: Option<PathBuf>,
-    /// The results database (default: results/actorbench.sqlite beside the suite file).
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The results database: an SQLite file or a postgres:// URL (default:
+    /// results/actorbench.sqlite beside the suite file). A URL needs no password: it comes
+    /// from PGPASSWORD or ~/.pgpass (PGPASSFILE) when the URL has none.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH|URL",
+        env = "ACTORBENCH_DB",
+        hide_env_values = true
+    )]
     db: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
@@ -239,6 +247,11 @@ struct RunArgs {
     /// is missing, before the session; without it a missing one is skipped with its hint.
     #[arg(long)]
     install_missing: bool,
+    /// Let the runtime knobs of this shell's environment (FOOTLIGHTS_*, GOGC, GOMAXPROCS,
+    /// JAVA_TOOL_OPTIONS, ERL_FLAGS, MIMALLOC_*, TOKIO_*, CAF_*, ...) reach the runs; by
+    /// default they are removed. Either way the session records them.
+    #[arg(long)]
+    inherit_env: bool,
     /// Where to write the report (default: report/ beside the database).
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
@@ -301,6 +314,7 @@ fn main() -> ExitCode {
             no_report: a.no_report,
             no_build: a.no_build,
             install_missing: a.install_missing,
+            inherit_env: a.inherit_env,
             report_dir: a.report_dir,
             view: a.view.view(),
         }),
