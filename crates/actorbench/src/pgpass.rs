@@ -57,15 +57,28 @@ impl Target {
 /// Fills in the password of `config` from `PGPASSWORD` or the password file when it has
 /// none; returns where it came from (`PGPASSWORD`, the file), or `None`.
 pub fn fill(config: &mut postgres::Config) -> Option<String> {
+    fill_from(
+        config,
+        std::env::var("PGPASSWORD").ok(),
+        password_file().as_deref(),
+    )
+}
+
+/// [`fill`] with the environment's `PGPASSWORD` and password file given.
+pub fn fill_from(
+    config: &mut postgres::Config,
+    pgpassword: Option<String>,
+    file: Option<&Path>,
+) -> Option<String> {
     if config.get_password().is_some() {
         return None;
     }
-    if let Ok(pw) = std::env::var("PGPASSWORD") {
+    if let Some(pw) = pgpassword {
         config.password(pw);
         return Some("PGPASSWORD".into());
     }
-    let file = password_file()?;
-    let text = readable_file(&file)?;
+    let file = file?;
+    let text = readable_file(file)?;
     let pw = lookup(&text, &Target::of(config))?;
     config.password(pw);
     Some(file.display().to_string())
@@ -159,5 +172,30 @@ mod tests {
         let t = target("postgres://carol@h/d");
         assert_eq!(lookup(file, &t).as_deref(), Some("fallback"));
         assert_eq!(lookup("h:1:d:u\n", &t), None);
+    }
+
+    #[test]
+    fn fills_in_a_missing_password() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pgpass");
+        std::fs::write(&file, "*:*:bench:alice:fromfile\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let parse = |u: &str| u.parse::<postgres::Config>().unwrap();
+        // A password in the URL wins.
+        let mut c = parse("postgres://alice:inurl@h/bench");
+        assert_eq!(fill_from(&mut c, Some("env".into()), Some(&file)), None);
+        assert_eq!(c.get_password(), Some(&b"inurl"[..]));
+        // Then PGPASSWORD, then the file.
+        let mut c = parse("postgres://alice@h/bench");
+        fill_from(&mut c, Some("env".into()), Some(&file));
+        assert_eq!(c.get_password(), Some(&b"env"[..]));
+        let mut c = parse("postgres://alice@h/bench");
+        assert!(fill_from(&mut c, None, Some(&file)).is_some());
+        assert_eq!(c.get_password(), Some(&b"fromfile"[..]));
+        // A file others may read is ignored, as libpq does.
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let mut c = parse("postgres://alice@h/bench");
+        assert_eq!(fill_from(&mut c, None, Some(&file)), None);
+        assert_eq!(c.get_password(), None);
     }
 }
