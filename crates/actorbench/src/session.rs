@@ -783,6 +783,7 @@ pub fn stop_counts(cells: &[CellRecord]) -> String {
                 "max-reps" => "stopped at --max-reps before the target".to_string(),
                 "failing" => "stopped after failing every run".to_string(),
                 "budget" => format!("{were} stopped by the budget"),
+                "timeout" => format!("{were} stopped after a run timed out"),
                 _ => format!("{were} interrupted"),
             };
             let what = if one {
