@@ -117,9 +117,19 @@ enum Command {
         /// toolchain versions (refused otherwise); each difference is printed.
         #[arg(long)]
         allow_mismatch: bool,
+        /// Compare a session that did not finish (interrupted or abandoned); refused
+        /// otherwise, as its unmeasured cells would pass.
+        #[arg(long)]
+        allow_incomplete: bool,
+        /// Compare (and correct for many cells over) only these implementations' cells.
+        #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
+        implementations: Vec<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
+        /// The same as --format json: one JSON object, for CI bots.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
         #[command(flatten)]
         view: ViewArgs,
     },
@@ -358,7 +368,10 @@ fn main() -> ExitCode {
             alpha,
             test,
             allow_mismatch,
+            allow_incomplete,
+            implementations,
             format,
+            json,
             view,
         } => {
             let opts = compare::Options {
@@ -367,7 +380,9 @@ fn main() -> ExitCode {
                 alpha,
                 test,
                 allow_mismatch,
-                format,
+                allow_incomplete,
+                implementations,
+                format: if json { CompareFormat::Json } else { format },
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| compare::run(&s, &a, &b, &opts))
