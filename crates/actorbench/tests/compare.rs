@@ -243,7 +243,14 @@ fn compare_gates_on_real_runs() {
     run(&fx);
     // The machine may turn busy (or quiet) between two real sessions, which is a mismatch;
     // this test is about the gate, so it compares them anyway.
-    let out = fx.run(&["compare", "1", "2", "--threshold", "1000", "--allow-mismatch"]);
+    let out = fx.run(&[
+        "compare",
+        "1",
+        "2",
+        "--threshold",
+        "1000",
+        "--allow-mismatch",
+    ]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(
