@@ -159,6 +159,18 @@ enum Command {
         /// Also write the time series as an SVG file.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Only sessions run on this host (default: the host running this command).
+        #[arg(long, value_name = "NAME", conflicts_with = "all_hosts")]
+        host: Option<String>,
+        /// Sessions of every host.
+        #[arg(long)]
+        all_hosts: bool,
+        /// Only sessions of this profile.
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// Also interrupted, abandoned and running sessions (marked).
+        #[arg(long)]
+        include_incomplete: bool,
     },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
@@ -397,6 +409,10 @@ fn main() -> ExitCode {
             cores,
             metric,
             svg,
+            host,
+            all_hosts,
+            profile,
+            include_incomplete,
         } => {
             let q = actorbench::history::Query {
                 bench,
@@ -405,6 +421,13 @@ fn main() -> ExitCode {
                 cores,
                 metric,
                 up_to: None,
+                hosts: match (host, all_hosts) {
+                    (_, true) => actorbench::history::Hosts::All,
+                    (Some(h), false) => actorbench::history::Hosts::Named(h),
+                    (None, false) => actorbench::history::Hosts::This,
+                },
+                profile,
+                include_incomplete,
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
