@@ -297,7 +297,8 @@ pub fn print_tables(data: &crate::store::SessionData, view: &View) {
         println!("note: {note}");
     }
     println!(
-        "ratios, 95% intervals (bootstrap of the median, seeded) and CV on {} (--metric work|wall|cpu); \
+        "ratios, intervals (of the median: order statistics, 95% from 6 runs, the range with its \
+         coverage below; of ratios: seeded bootstrap) and CV on {} (--metric work|wall|cpu); \
          start-up = wall - work",
         m.label()
     );

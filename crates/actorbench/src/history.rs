@@ -2,7 +2,7 @@
 //!
 //! A cell is a benchmark, a parameter set, an implementation and a core count. For each
 //! session that ran it (oldest first) the history has one point: the median of the
-//! session's successful measured runs on the chosen metric, with its 95% bootstrap
+//! session's successful measured runs on the chosen metric, with its order-statistic
 //! interval, the session's start and its commit. E-divisive means
 //! ([`crate::changepoint`]) run over the points' medians mark each change point: the first
 //! session after the figure moved, with the commit it measured, the commit before, and the

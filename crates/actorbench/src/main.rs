@@ -189,6 +189,10 @@ enum PeersAction {
         /// Run the install steps even for implementations that are available.
         #[arg(long)]
         force: bool,
+        /// Seconds each install command (apt-get update, apt-get install, each step) may
+        /// take before it is killed.
+        #[arg(long, default_value_t = 1800.0, value_name = "SECONDS")]
+        timeout: f64,
     },
 }
 
@@ -434,8 +438,27 @@ fn main() -> ExitCode {
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
-            action: Some(PeersAction::Install { names, force }),
-        } => peers::install(cli.suite.as_deref(), &names, force),
+            action:
+                Some(PeersAction::Install {
+                    names,
+                    force,
+                    timeout,
+                }),
+        } => {
+            if timeout.is_finite() && timeout > 0.0 {
+                peers::install(
+                    cli.suite.as_deref(),
+                    &names,
+                    force,
+                    std::time::Duration::from_secs_f64(timeout),
+                )
+            } else {
+                Err(actorbench::UsageError::new(format!(
+                    "--timeout {timeout}: give a positive number of seconds"
+                ))
+                .into())
+            }
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),

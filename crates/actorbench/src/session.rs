@@ -216,7 +216,7 @@ pub fn install_missing(suite: &Suite, chosen: &[&Implementation]) {
         if let Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
             eprintln!("{} is missing ({why}): installing it", imp.name);
             if let crate::peers::Installed::NoSteps(hint) =
-                crate::peers::install_one(imp, &suite.dir, true)
+                crate::peers::install_one(imp, &suite.dir, true, crate::peers::INSTALL_TIMEOUT)
             {
                 eprintln!(
                     "{}: no install steps in suite.toml; install it by hand: {hint}",
@@ -251,7 +251,7 @@ pub fn probe<'a>(
                 available.push((*imp, rec.version.clone()));
             }
             Availability::Missing(why) => {
-                let how = if imp.install.is_empty() {
+                let how = if imp.install.is_empty() && imp.apt.is_empty() {
                     ""
                 } else {
                     " (or `actorbench run --install-missing` runs its install steps)"

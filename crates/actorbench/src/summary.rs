@@ -3,7 +3,8 @@
 //!
 //! Only measured runs (not warmups) that succeeded count toward the figures. Each of the
 //! three times (work, wall and CPU, see [`crate::metric`]) is summarised as a [`Spread`]:
-//! its values, median, min and max, the 95% bootstrap interval of the median and the
+//! its values, median, min and max, the order-statistic interval of the median (95%, or
+//! the range with its smaller coverage below 6 runs: [`stats::median_interval`]) and the
 //! coefficient of variation; a cell whose CV on the chosen metric is over [`NOISY_CV`] is
 //! *noisy*. Start-up is the median over runs of wall minus work;
 //! a cell whose start-up is more than [`STARTUP_SHARE_LIMIT`] of its median wall time is

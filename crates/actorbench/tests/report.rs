@@ -78,7 +78,7 @@ fn run_writes_a_report_with_every_figure() {
         "median start-up",
         "Median work time at the highest core count",
         "with its 95% bootstrap interval under it",
-        "bars are the 95% bootstrap interval of the median",
+        "bars are the order-statistic interval of the median",
         "CI95 ±",
     ] {
         assert!(html.contains(needle), "report lacks {needle}");

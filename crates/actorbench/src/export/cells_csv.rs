@@ -1,5 +1,6 @@
 //! Cells CSV export: one row per cell (benchmark, parameters, implementation, cores) with
-//! its summary on the chosen metric: runs, median and its 95% bootstrap interval, min,
+//! its summary on the chosen metric: runs, median and its order-statistic interval with
+//! that interval's coverage (`ci_coverage`, 0.95 or more from 6 runs), min,
 //! max, coefficient of variation, the ratio to the reference (fastest or `--baseline`)
 //! with its interval, the noisy and unresolved flags, and the work, wall and start-up
 //! medians. For spreadsheets that want the table rather than every run.
