@@ -150,10 +150,10 @@ pub fn same_params(a: &str, b: &str) -> bool {
 fn chosen_sessions(store: &Store, q: &Query) -> Result<Vec<SessionRecord>> {
     let mut sessions = store.sessions()?;
     sessions.sort_by(|a, b| (&a.started_at, a.id).cmp(&(&b.started_at, b.id)));
-    if let Some(last) = q.up_to {
-        if let Some(pos) = sessions.iter().position(|s| s.id == last) {
-            sessions.truncate(pos + 1);
-        }
+    if let Some(last) = q.up_to
+        && let Some(pos) = sessions.iter().position(|s| s.id == last)
+    {
+        sessions.truncate(pos + 1);
     }
     let host = match &q.hosts {
         Hosts::This => Some(crate::owner::Owner::me().host),
