@@ -13,7 +13,11 @@
 //!   turns `wait4` rusage into figures; [`memory`] is the memory limit every run gets;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
-//! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
+//! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine
+//!   ([`machine`] its settings that change speed, [`binary_hash`] the files a run
+//!   executes), [`knobs`] keeps the caller's runtime knobs away from the runs;
+//!   [`secrets`] keeps passwords out of everything stored or shown, and [`pgpass`] finds
+//!   a PostgreSQL password the way libpq does;
 //! - [`session`] drives `actorbench run`, running each [`trial`] in the order and for as
 //!   long as [`rounds`] says; [`verify`] checks the implementations against the test
 //!   vectors and [`peers`] probes and installs toolchains ([`toolchain`]);
@@ -23,6 +27,7 @@
 //!   holds the small commands over a stored database; [`history`] follows one cell across
 //!   sessions and finds where it moved ([`changepoint`]).
 
+pub mod binary_hash;
 pub mod capture;
 pub mod changepoint;
 pub mod check;
@@ -37,6 +42,8 @@ pub mod fairness;
 pub mod guardian;
 pub mod history;
 pub mod host;
+pub mod knobs;
+pub mod machine;
 pub mod measure;
 pub mod memory;
 pub mod metric;
@@ -44,10 +51,12 @@ pub mod output;
 pub mod owner;
 pub mod params;
 pub mod peers;
+pub mod pgpass;
 pub mod plan;
 pub mod repetitions;
 pub mod report;
 pub mod rounds;
+pub mod secrets;
 pub mod session;
 pub mod stats;
 pub mod store;

@@ -12,6 +12,7 @@
 //! available = "cargo --version"           # `sh -c`, exit 0 = available
 //! version = "rustc --version"             # `sh -c`, first line of output is recorded
 //! install_hint = "install Rust (rustup.rs)"
+//! apt = ["erlang-base"]                   # optional Debian packages it needs (see peers)
 //! install = ["cargo fetch"]               # optional steps for `actorbench peers install`
 //!
 //! [[implementation]]
@@ -113,6 +114,9 @@ pub struct Implementation {
     pub version: Option<String>,
     /// What to tell a user whose toolchain is missing.
     pub install_hint: Option<String>,
+    /// Debian packages `actorbench peers install` installs before the steps (`apt-get`
+    /// run directly, non-interactively, after an `apt-get update`).
+    pub apt: Vec<String>,
     /// Install steps for `actorbench peers install`, each run by `sh -c`.
     pub install: Vec<String>,
 }
@@ -258,6 +262,8 @@ struct RawImplementation {
     version: Option<String>,
     install_hint: Option<String>,
     #[serde(default)]
+    apt: Vec<Spanned<String>>,
+    #[serde(default)]
     install: Vec<String>,
 }
 
@@ -295,6 +301,15 @@ pub fn find_default() -> Option<PathBuf> {
 pub fn locate(given: Option<&Path>) -> Result<PathBuf, UsageError> {
     match given {
         Some(p) if p.is_file() => Ok(p.to_path_buf()),
+        Some(p) if p.is_dir() => Err(UsageError::new(format!(
+            "--suite {}: is a directory; give the suite file (e.g. {})",
+            p.display(),
+            p.join(FILE_NAME).display()
+        ))),
+        Some(p) if p.exists() => Err(UsageError::new(format!(
+            "--suite {}: is not a regular file",
+            p.display()
+        ))),
         Some(p) => Err(UsageError::new(format!(
             "suite file {} does not exist",
             p.display()
@@ -387,8 +402,27 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
         if let Some(base) = r.variant_of {
             variants.push((name.clone(), base));
         }
+        let mut apt = Vec::new();
+        for p in r.apt {
+            let span = p.span();
+            let pkg = p.into_inner();
+            // Debian package names: lower case letters, digits, `+ - .`; at least two.
+            let ok = pkg.len() >= 2
+                && pkg.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+                && pkg
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"+-.".contains(&b));
+            if !ok {
+                return Err(at(
+                    span,
+                    format!("implementation '{name}': apt: '{pkg}' is not a Debian package name"),
+                ));
+            }
+            apt.push(pkg);
+        }
         implementations.push(Implementation {
             variant_of: None,
+            apt,
             name,
             language: r.language,
             build: r.build.filter(|b| !b.trim().is_empty()),

@@ -357,6 +357,7 @@ fn verify_vector(
         timeout,
         memory_limit,
         dir,
+        env_remove: &crate::knobs::to_remove(crate::knobs::Mode::Clean),
     };
     let what = format!(
         "{} {} {} at {threads} thread{}",
@@ -409,6 +410,7 @@ fn verify_bad_input(
     let spec = exec::Spec {
         argv,
         env,
+        env_remove: crate::knobs::to_remove(crate::knobs::Mode::Clean),
         cwd: dir.to_path_buf(),
         cpus: Some(cpus),
         timeout,

@@ -103,6 +103,14 @@ ALTER TABLE session ADD COLUMN load_after TEXT;
 ALTER TABLE session ADD COLUMN others_cpu REAL;
 ALTER TABLE session ADD COLUMN busy TEXT NOT NULL DEFAULT '';
 "#,
+    r#"
+ALTER TABLE session ADD COLUMN thp TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN cpu_boost TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN cgroup_cpu TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN env_mode TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN env_knobs TEXT NOT NULL DEFAULT '';
+ALTER TABLE session_impl ADD COLUMN binary_sha256 TEXT NOT NULL DEFAULT '';
+"#,
 ];
 
 /// The same migrations in PostgreSQL's dialect, one for one: `INTEGER` is `BIGINT`,
@@ -206,5 +214,13 @@ ALTER TABLE session ADD COLUMN load_before TEXT NOT NULL DEFAULT '';
 ALTER TABLE session ADD COLUMN load_after TEXT;
 ALTER TABLE session ADD COLUMN others_cpu DOUBLE PRECISION;
 ALTER TABLE session ADD COLUMN busy TEXT NOT NULL DEFAULT '';
+"#,
+    r#"
+ALTER TABLE session ADD COLUMN thp TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN cpu_boost TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN cgroup_cpu TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN env_mode TEXT NOT NULL DEFAULT '';
+ALTER TABLE session ADD COLUMN env_knobs TEXT NOT NULL DEFAULT '';
+ALTER TABLE session_impl ADD COLUMN binary_sha256 TEXT NOT NULL DEFAULT '';
 "#,
 ];

@@ -6,7 +6,7 @@
 //! numbered migrations in each dialect ([`migrations`]), and every command reads and
 //! writes through [`Store`], whose queries are written once for both ([`backend`]).
 //!
-//! Schema (version 4):
+//! Schema (version 5):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -37,6 +37,12 @@
 //!   `abandoned` marks a session whose harness died without ending it: whenever a store
 //!   is opened, each `running` session owned by a harness on this host that is gone is
 //!   marked so, its finished runs kept and its end set to the start of its last run.
+//! - Since version 5, `session` also holds what else shapes a measurement
+//!   ([`crate::machine`]): transparent huge pages (`thp`), CPU boost (`cpu_boost`), the
+//!   cgroup CPU quota (`cgroup_cpu`), and the runtime knobs of the harness's environment
+//!   (`env_knobs`, `K=V` words) with whether they reached the runs (`env_mode`: `clean`
+//!   or `inherit`, see [`crate::knobs`]); `session_impl` holds the SHA-256 of the files
+//!   each implementation's runs executed (`binary_sha256`).
 //!
 //! Each run row is inserted in its own transaction as soon as the run finishes (commits
 //! are durable when the call returns), so a crash or Ctrl-C loses nothing that was
@@ -71,22 +77,10 @@ pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
-/// A URL with its password, if any, replaced by `***`, for messages.
+/// A URL with its password, if any, replaced by `***`, for messages (see
+/// [`crate::secrets`]).
 pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (auth, tail) = match rest.find(['/', '?']) {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    match auth.rsplit_once('@') {
-        Some((userinfo, host)) if userinfo.contains(':') => {
-            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
-        _ => url.to_string(),
-    }
+    crate::secrets::redact(url)
 }
 
 /// A session that was left `running` by a harness that is gone, as marked on opening.
@@ -197,8 +191,13 @@ impl Store {
         let name = redact(url);
         let bad =
             |e: String| UsageError::new(format!("cannot use the results database {name}: {e}"));
-        let client =
-            postgres::Client::connect(url, postgres::NoTls).map_err(|e| bad(format!("{e:#}")))?;
+        let mut config: postgres::Config = url
+            .parse()
+            .map_err(|e: postgres::Error| bad(format!("{e:#}")))?;
+        crate::pgpass::fill(&mut config);
+        let client = config
+            .connect(postgres::NoTls)
+            .map_err(|e| bad(format!("{e:#}")))?;
         let mut store = Store::wrap(Db::Postgres(Box::new(client)), None);
         store.name = name.clone();
         store
@@ -340,11 +339,12 @@ impl Store {
     pub fn put_impl(&self, session: i64, r: &ImplRecord) -> Result<()> {
         self.execute(
             "INSERT INTO session_impl (session_id, name, language, version, status, detail, run_template,
-                variant_of, env)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                variant_of, env, binary_sha256)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (session_id, name) DO UPDATE SET language = excluded.language,
                 version = excluded.version, status = excluded.status, detail = excluded.detail,
-                run_template = excluded.run_template, variant_of = excluded.variant_of, env = excluded.env",
+                run_template = excluded.run_template, variant_of = excluded.variant_of, env = excluded.env,
+                binary_sha256 = excluded.binary_sha256",
             &[
                 session.into(),
                 (&r.name).into(),
@@ -355,6 +355,7 @@ impl Store {
                 (&r.run_template).into(),
                 (&r.variant_of).into(),
                 (&r.env).into(),
+                (&r.binary_sha256).into(),
             ],
         )?;
         Ok(())
@@ -521,7 +522,8 @@ impl Store {
     /// The implementations a session saw, in the order they were recorded.
     pub fn impls(&self, session: i64) -> Result<Vec<ImplRecord>> {
         self.query(
-            "SELECT name, language, version, status, detail, run_template, variant_of, env FROM session_impl
+            "SELECT name, language, version, status, detail, run_template, variant_of, env, binary_sha256
+             FROM session_impl
              WHERE session_id = $1 ORDER BY rowid",
             &[session.into()],
         )?
@@ -536,6 +538,7 @@ impl Store {
                 run_template: r.text(5)?,
                 variant_of: r.text(6)?,
                 env: r.text(7)?,
+                binary_sha256: r.text(8)?,
             })
         })
         .collect()
@@ -628,6 +631,11 @@ const SESSION_COLUMNS: &[&str] = &[
     "load_after",
     "others_cpu",
     "busy",
+    "thp",
+    "cpu_boost",
+    "cgroup_cpu",
+    "env_mode",
+    "env_knobs",
 ];
 
 /// A session's values for every column but `id`.
@@ -654,6 +662,11 @@ fn session_values(s: &SessionRecord) -> Vec<Value> {
         (&s.load_after).into(),
         (&s.others_cpu).into(),
         (&s.busy).into(),
+        (&s.thp).into(),
+        (&s.cpu_boost).into(),
+        (&s.cgroup_cpu).into(),
+        (&s.env_mode).into(),
+        (&s.env_knobs).into(),
     ]
 }
 
@@ -668,7 +681,8 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         host_cores: r.int(6)?,
         host_memory_bytes: r.int(7)?,
         host_kernel: r.text(8)?,
-        command_line: r.text(9)?,
+        // Redacted on reading too, for sessions stored before passwords were kept out.
+        command_line: crate::secrets::redact(&r.text(9)?),
         profile: r.text(10)?,
         settings: r.text(11)?,
         suite_path: r.text(12)?,
@@ -681,6 +695,11 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         load_after: r.opt_text(19)?,
         others_cpu: r.opt_real(20)?,
         busy: r.text(21)?,
+        thp: r.text(22)?,
+        cpu_boost: r.text(23)?,
+        cgroup_cpu: r.text(24)?,
+        env_mode: r.text(25)?,
+        env_knobs: r.text(26)?,
     })
 }
 
