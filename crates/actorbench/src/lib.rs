@@ -56,6 +56,7 @@ pub mod plan;
 pub mod repetitions;
 pub mod report;
 pub mod rounds;
+pub mod savina;
 pub mod secrets;
 pub mod session;
 pub mod stats;

@@ -1,5 +1,5 @@
-//! docs/benchmarks.md, the project's own account of the contract, agrees with the code
-//! (suite-contract's table of benchmarks).
+//! docs/benchmarks.md, the contract, agrees with the code (suite-contract's table of
+//! benchmarks).
 
 mod common;
 
@@ -67,4 +67,42 @@ fn the_readme_example_is_the_crates_doctested_one() {
         first_rust_example("crates/footlights/README.md"),
         "README.md's first example differs from crates/footlights/README.md's"
     );
+}
+
+/// The `quick = { ... }` line of `bench` in suite.toml, as `name=value` words in the
+/// contract's order (suite.toml's tables write `name = value, ...`).
+fn suite_quick(suite: &str, bench: Bench) -> Option<String> {
+    let mut lines = suite
+        .lines()
+        .skip_while(|l| *l != format!("name = \"{bench}\""));
+    lines.next()?;
+    let table = lines
+        .find_map(|l| l.strip_prefix("quick = {"))?
+        .trim_end_matches('}');
+    let mut pairs: Vec<(String, String)> = table
+        .split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    let order = |name: &str| bench.params().iter().position(|p| p.name == name);
+    pairs.sort_by_key(|(k, _)| order(k));
+    Some(
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+#[test]
+fn the_suite_file_measures_the_contracts_quick_values() {
+    let suite = fs::read_to_string(repo_root().join("suite.toml")).unwrap();
+    for bench in Bench::ALL {
+        assert_eq!(
+            suite_quick(&suite, bench).as_deref(),
+            Some(quick(bench).as_str()),
+            "suite.toml's quick values for {bench}"
+        );
+    }
 }
