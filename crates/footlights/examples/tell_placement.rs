@@ -20,7 +20,8 @@
 //! system places them. Unpinned, the two threads share one CPU in some runs and not in
 //! others (the process then uses one CPU's time, not two), and the figures follow that
 //! placement, not the runtime: see
-//! `docs/experiments/2026-11-27-pinned-tell.md`. `FOOTLIGHTS_STATS=1` prints the workers' counters at the end.
+//! `docs/experiments/2026-11-27-pinned-tell.md`. `FOOTLIGHTS_STATS=1` prints the workers' counters
+//! at the end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -16,7 +16,8 @@
 //! The time spent waking other workers (the unpark system call, counted only when a
 //! sleeper is actually woken) is part of the running time and is also reported on its
 //! own. With these, [`WorkerMetrics`] tells where a second core's time goes: turns,
-//! spinning, stealing, sleeping or waking others (`docs/experiments/2026-11-23-pace-one-worker-against-two.md` reads them).
+//! spinning, stealing, sleeping or waking others
+//! (`docs/experiments/2026-11-23-pace-one-worker-against-two.md` reads them).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,9 +1,9 @@
 //! Group labels in a program with phases (issue 15; "Limits of labels" in
-//! `docs/experiments/2026-11-27-tug-of-war.md`). Once a system has seen a tug of war, its workers label the groups their actors
-//! form, and a woken worker steals whole groups or *declines* to steal at all. A later
-//! phase whose actors form one group (a master that hands CPU-bound jobs to workers it
-//! wakes) must still run on both workers: a worker that declines to split the group while
-//! the worker holding it is busy with long turns leaves a core idle for the whole phase.
+//! `docs/experiments/2026-11-27-tug-of-war.md`). Once a system has seen a tug of war, its workers
+//! label the groups their actors form, and a woken worker steals whole groups or *declines* to
+//! steal at all. A later phase whose actors form one group (a master that hands CPU-bound jobs to
+//! workers it wakes) must still run on both workers: a worker that declines to split the group
+//! while the worker holding it is busy with long turns leaves a core idle for the whole phase.
 //!
 //! Nothing here is timed: the test counts, per thread, the jobs each pool worker ran.
 

@@ -69,8 +69,8 @@
 //! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
 //! about 400 epochs a worker). Without the labels, a give-back was followed by wake-ups
 //! that split the actors at random again, and programs with several groups (big at 2,000
-//! and 4,000 workers) gave back all run long (`docs/experiments/2026-11-27-whole-groups.md`). Trees of spawns,
-//! which never steal back, never label.
+//! and 4,000 workers) gave back all run long (`docs/experiments/2026-11-27-whole-groups.md`). Trees
+//! of spawns, which never steal back, never label.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
