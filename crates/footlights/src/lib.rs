@@ -75,7 +75,7 @@
 //! room, and inside a handler [`Context::send`] delivers and *mutes* the sending actor
 //! until the receiver has drained, so a fast producer slows to its consumer's pace
 //! without blocking a worker. An actor that uses none of this pays nothing for it on its
-//! messages (`docs/performance.md`).
+//! messages (`docs/experiments/2026-11-23-bounded-mailboxes-futures.md`).
 //!
 //! # Futures inside actors
 //!

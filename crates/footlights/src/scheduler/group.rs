@@ -6,9 +6,9 @@
 //! a group of actors that ping each other it starts a *tug of war*: the stolen actors
 //! wake their partners on the thief's worker, the victim's actors wake them back, every
 //! message crosses between the cores, and two workers are slower than one
-//! (`docs/performance.md`, issue 15: chameneos, and big's neighbourhoods). Once the pace
-//! ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*,
-//! and a worker woken later takes whole groups instead of half a deque.
+//! (`docs/experiments/2026-11-27-whole-groups.md`: chameneos, and big's neighbourhoods). Once the
+//! pace ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
+//! a worker woken later takes whole groups instead of half a deque.
 //!
 //! **Labels.** Every actor's home carries a [`Group`]: a label, at first derived from the
 //! home's own address (so every actor starts in a group of its own). When a send wakes an

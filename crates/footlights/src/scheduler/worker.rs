@@ -33,16 +33,15 @@
 //! ran the oldest, largest pending subtree next, so a good part of the tree was alive at
 //! once (spreading at depth 19 peaked at 70 to 100 MB), the actors a turn touched were
 //! cold, the thief ran out of work again and again (over 2,000 steals a run), and two
-//! workers took twice the CPU time of one for the same tree (`docs/performance.md`, issue
-//! 15). Newest first, a worker walks the tree depth first (a 7 MB peak), reusing what its
-//! last actors freed, and a thief takes the largest subtrees and keeps busy (about 20
-//! steals a run). A spawned actor has not run yet, so no actor's messages are reordered. A
-//! nursery as long as the wake threshold wakes a sleeper, as the deque does
-//! ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for
-//! as long as it keeps spawning, so the worker also takes its *oldest* spawn every
-//! [`INJECTOR_EVERY`] picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it
-//! looks at the nursery last). A lone worker keeps its FIFO order for spawns too (below):
-//! nobody can steal from it.
+//! workers took twice the CPU time of one for the same tree
+//! (`docs/experiments/2026-11-27-scaling.md`, "the nursery"). Newest first, a worker walks the tree
+//! depth first (a 7 MB peak), reusing what its last actors freed, and a thief takes the largest
+//! subtrees and keeps busy (about 20 steals a run). A spawned actor has not run yet, so no actor's
+//! messages are reordered. A nursery as long as the wake threshold wakes a sleeper, as the deque
+//! does ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for as
+//! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`]
+//! picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it looks at the nursery last). A
+//! lone worker keeps its FIFO order for spawns too (below): nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
 //! to its deque goes to its private FIFO, and it keeps one of two orders, chosen by the

@@ -30,7 +30,7 @@
 //! and a system that uses none has no timer thread), fires on time whatever the workers
 //! are doing, and a message it sends waits only for a worker to take it. The cost is one
 //! thread per system that uses timers, and one more wake-up per fire on an idle system:
-//! `docs/performance.md` has the lateness this gives.
+//! `docs/experiments/2026-11-23-timers.md` has the lateness this gives.
 //!
 //! # Cancelling against firing
 //!
