@@ -6,9 +6,10 @@
 // actor i starting from x = (i+1)/(series+1), told rate actor i's handle. A
 // series asks its rate actor for each next term with
 // `request(rate, next, x).then(...)`; the rate actor's handler returns
-// (r * x) * (1.0 - x). After `terms` terms the series reports
-// `(done, floor(x * 2^32))` and quits. The master sums the reports, stops the
-// rate actors and delivers the sum.
+// (r * x) * (1.0 - x), which becomes the series' term, and the series adds
+// floor(term * 2^32) of every term it receives to its sum. After `terms` terms
+// it reports `(done, sum)` and quits. The master adds up the reports, stops
+// the rate actors and delivers the total.
 //
 // The arithmetic must be IEEE double exactly as the contract spells it, with
 // no fused multiply-add: this file is compiled with -ffp-contract=off
@@ -40,6 +41,7 @@ caf::behavior rate_actor(caf::event_based_actor* self, double r) {
 struct series_state {
   double x = 0;
   uint64_t computed = 0;
+  uint64_t sum = 0; // floor(term * 2^32) over the terms received
 };
 
 using series_actor = caf::stateful_actor<series_state>;
@@ -48,15 +50,16 @@ void next_term(series_actor* self, uint64_t terms, const caf::actor& rate,
                const caf::actor& master) {
   auto& st = self->state;
   if (st.computed == terms) {
-    auto scaled = std::floor(st.x * 4294967296.0);
-    self->send(master, done_atom::value, static_cast<uint64_t>(scaled));
+    self->send(master, done_atom::value, st.sum);
     self->quit();
     return;
   }
   self->request(rate, caf::infinite, next_atom::value, st.x)
     .then([=](double y) {
-      self->state.x = y;
-      ++self->state.computed;
+      auto& st = self->state;
+      st.x = y;
+      st.sum += static_cast<uint64_t>(std::floor(y * 4294967296.0));
+      ++st.computed;
       next_term(self, terms, rate, master);
     });
 }
@@ -98,9 +101,9 @@ caf::behavior master(master_actor* self, uint64_t terms, uint64_t series,
       }
       return st.done;
     },
-    [=](done_atom, uint64_t scaled) {
+    [=](done_atom, uint64_t series_sum) {
       auto& st = self->state;
-      st.sum += scaled;
+      st.sum += series_sum;
       if (++st.reported < series)
         return;
       for (const auto& r : st.rates)
