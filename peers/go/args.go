@@ -1,4 +1,4 @@
-// Command-line parsing and validation, to the letter of notes/peer-contract.md.
+// Command-line parsing and validation, to the letter of docs/benchmarks.md ("Bad input and failures").
 //
 // Invocation is `footlights-peer-go BENCH [NAME=VALUE ...]`. Each benchmark file
 // declares its parameters (name, quick default, inclusive range) in a benchmark value;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks caf-suite's handling of bad input (see /work/notes/peer-contract.md):
+# Checks caf-suite's handling of bad input (see docs/benchmarks.md, "Bad input and failures"):
 # exit status 2, nothing on stdout, exactly one stderr line that contains the
 # given words (the benchmark, the parameter and the bad value).
 #
