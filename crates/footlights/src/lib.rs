@@ -126,61 +126,9 @@
 //!
 //! # For actix, ractor and kameo users
 //!
-//! What you reach for there, and its counterpart here. Footlights' handlers are plain
-//! functions run in turns on its own workers; what those runtimes do by awaiting inside a
-//! handler, footlights does by starting a future or a timer and continuing later with the
-//! actor's state.
-//!
-//! **Actors and messages**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `Actor::start`, `Arbiter`; ractor `Actor::spawn`; kameo `Actor::spawn` | [`System::spawn`], [`Context::spawn`]; [`System::spawn_placed`] chooses a worker, stage or thread ([`Placement`]) |
-//! | actix `Handler<M>` + `Message` (`type Result`); kameo `Message<M>` (`type Reply`) | [`Handler<M>`](Handler) with `type Reply`, alongside the actor's own [`Actor::Msg`] |
-//! | actix `addr.do_send(m)`; kameo/ractor `tell` | [`Addr::send`] (own message), [`Addr::tell`] (a handled type) |
-//! | actix `addr.send(m).await`; kameo `ask`; ractor `call!` | [`Addr::request`] (a handled type), [`Addr::ask`] (own message carrying a [`ReplyTo`]) |
-//! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
-//! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
-//!
-//! **Mailboxes and backpressure**
-//!
-//! | there | here |
-//! |---|---|
-//! | kameo's bounded mailbox (`mailbox::bounded(n)`); actix `ctx.set_mailbox_capacity` | [`SpawnOptions::capacity`] with [`System::spawn_with`]; unbounded is the default |
-//! | actix `try_send`; kameo `tell(m).try_send()` | [`Addr::try_send`], [`Addr::try_tell`], [`Recipient::try_send`]: a full mailbox gives the message back |
-//! | kameo: a tell awaited on a bounded mailbox | [`Addr::send_async`] from async code, [`Addr::send_blocking`] from a thread; inside a handler [`Context::send`] mutes the sender until there is room |
-//!
-//! **Async work and I/O**
-//!
-//! | there | here |
-//! |---|---|
-//! | ractor and kameo `async fn handle`; actix `ResponseActFuture`, `fut.into_actor(self)` | [`Context::run_future`] (continue with `&mut self` when the future is ready), [`Context::pipe_future`] (its output as a message) |
-//! | the tokio runtime they run on | the `tokio` feature: futures inside actors may use tokio's reactor (`Builder::tokio`, `System::tokio`); `examples/kv` is a TCP server with an actor per connection |
-//!
-//! **Timers**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `ctx.notify_later(m, d)`; ractor `myself.send_after(d, \|\| m)`; kameo: a tokio task that sleeps, then tells | [`Context::send_after`]`(d, m)` |
-//! | ractor `ractor::time::send_after(d, cell, \|\| m)`; actix `ctx.run_later` that sends | [`Addr::send_after`]`(d, m)`, from anywhere |
-//! | actix `ctx.run_interval` that notifies; ractor `send_interval(d, \|\| m)`; kameo: a tokio interval task | [`Context::send_interval`], [`Addr::send_interval`]`(d, \|\| m)` |
-//! | actix `ctx.run_later(d, f)`, `ctx.run_interval(d, f)` | [`Context::run_later`], [`Context::run_interval`] |
-//! | actix `ctx.cancel_future(handle)`; ractor and kameo: abort the task | [`TimerHandle::cancel`]; a [`TimerGuard`] cancels when dropped |
-//! | actix `addr.send(m).timeout(d)` continued with `into_actor(self)`; ractor `call_t!` and kameo `ask(m).reply_timeout(d)`, which await in the handler | [`Context::then_timeout`]`(reply, d, k)`: the handler returns, and `k` runs later with the state |
-//!
-//! actix, ractor and kameo run each timer as a task of their executor (a tokio task per
-//! timer in ractor and kameo); footlights keeps a system's timers in one wheel.
-//!
-//! **Stopping and failure**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `ctx.stop()`; ractor `myself.stop(None)`; kameo: stop the actor's own `ActorRef` | [`Context::stop`] |
-//! | ractor `actor.stop(reason)`; kameo `actor_ref.stop_gracefully()` | [`Addr::stop`]: after the messages already queued |
-//! | ractor `actor.kill()`; kameo `actor_ref.kill()` | [`Addr::kill`]: at once |
-//! | actix `System::stop`; ractor and kameo: stop every actor, then the runtime | [`System::shutdown`], [`System::shutdown_graceful`] (drains mailboxes until a deadline); both run every started actor's `stopped` hook |
-//! | ractor `SupervisionEvent::ActorTerminated/ActorFailed`; kameo `on_link_died`; actix: none | [`Context::monitor`] (one way) and [`Context::link`] (both ways, with [`Context::trap_exits`]): a [`Down`] message with its [`ExitReason`] (normal, stopped, panicked with its message, killed) |
-//! | actix `Supervised` + `Supervisor`; ractor `spawn_linked` with a supervisor's restarts; Erlang/OTP supervisors | [`supervision::Supervisor`]: [`supervision::Strategy`] one-for-one, one-for-all, rest-for-one; [`supervision::Restart`] permanent, transient, temporary; [`supervision::Intensity`] (N restarts in T, then the supervisor's own supervisor restarts it, or it stops with [`ExitReason::TooManyRestarts`]); trees with [`supervision::Supervisor::supervisor`]. A restarted child keeps its [`Addr`] and its queued messages, and a restarted subtree its addresses (`examples/supervisor.rs`) |
+//! The [`guide`] maps what you reach for there (actors and messages, mailboxes and
+//! backpressure, async work, timers, stopping and supervision) to its counterpart here,
+//! in its last chapter; the chapters before it build a supervised service step by step.
 //!
 //! # Layers
 //!
@@ -223,6 +171,8 @@ mod cell;
 mod census;
 pub mod config;
 mod counted;
+#[doc = include_str!("guide.md")]
+pub mod guide {}
 mod mailbox;
 mod metrics;
 pub mod placement;
