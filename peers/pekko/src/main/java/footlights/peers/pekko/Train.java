@@ -14,14 +14,20 @@ import java.util.List;
  * maps them instead of finding, parsing and verifying them again. One benchmark loads only part of
  * what the suite uses, so this training run starts every benchmark once, in turn, each at small
  * parameters and in its own actor system, with the same code path as a measured run
- * ({@link Runner}). It prints the twelve result lines on stderr (stdout stays empty) and exits 0,
- * or 1 if any run failed or printed a wrong check, once all are done; the JVM writes the archive
- * as it exits.
+ * ({@link Runner}), and then each benchmark that has a classic-actor program ({@link Classic}) once
+ * more with that program, so that the {@code pekko-classic} variant maps its classes too. It prints
+ * the result lines on stderr (stdout stays empty) and exits 0, or 1 if any run failed or printed a
+ * wrong check, once all are done; the JVM writes the archive as it exits.
  */
 public final class Train {
 
     /** One small run of a benchmark: its arguments and the check it must print. */
-    record Run(String check, String... args) {}
+    record Run(String check, String... args) {
+        /** Whether the benchmark has a classic-actor program, which training runs too. */
+        boolean hasClassic() {
+            return Classic.has(args[0]);
+        }
+    }
 
     /** One small run of every benchmark, in the contract's order. */
     static final List<Run> RUNS = List.of(
@@ -52,18 +58,30 @@ public final class Train {
     static int train(int threads, long timeoutSecs, PrintStream log) throws Args.Invalid {
         int status = 0;
         for (Run run : RUNS) {
-            Args.Parsed args = Args.parse(run.args());
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            PrintStream out = new PrintStream(line, true, StandardCharsets.UTF_8);
-            int ran = Main.run(args, threads, timeoutSecs, out, log);
-            String result = line.toString(StandardCharsets.UTF_8).strip();
-            log.println(result);
-            if (ran != 0 || !result.startsWith("result bench=" + args.bench() + " check=" + run.check() + " ")) {
-                log.println("error: training run " + String.join(" ", run.args()) + " did not print check="
-                        + run.check());
-                status = 1;
+            status |= trainOne(run, false, threads, timeoutSecs, log);
+        }
+        for (Run run : RUNS) {
+            if (run.hasClassic()) {
+                status |= trainOne(run, true, threads, timeoutSecs, log);
             }
         }
         return status;
+    }
+
+    /** Runs {@code run} once (its classic program if {@code classic}); returns 0 if it printed its check, else 1. */
+    private static int trainOne(Run run, boolean classic, int threads, long timeoutSecs, PrintStream log)
+            throws Args.Invalid {
+        Args.Parsed args = Args.parse(run.args());
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(line, true, StandardCharsets.UTF_8);
+        int ran = Main.run(args, classic, threads, timeoutSecs, out, log);
+        String result = line.toString(StandardCharsets.UTF_8).strip();
+        log.println(result);
+        if (ran != 0 || !result.startsWith("result bench=" + args.bench() + " check=" + run.check() + " ")) {
+            log.println("error: training run " + (classic ? "(classic) " : "") + String.join(" ", run.args())
+                    + " did not print check=" + run.check());
+            return 1;
+        }
+        return 0;
     }
 }
