@@ -48,6 +48,7 @@ pub mod plan;
 pub mod repetitions;
 pub mod report;
 pub mod rounds;
+pub mod savina;
 pub mod session;
 pub mod stats;
 pub mod store;

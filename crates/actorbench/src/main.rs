@@ -64,8 +64,7 @@ enum Command {
         /// Thread counts to verify at (default: 1 and 2, as far as the machine has CPUs).
         #[arg(long, value_delimiter = ',', value_name = "1,2")]
         threads: Vec<usize>,
-        /// The vectors file (default: ../shared/spec/vectors.tsv beside the suite file,
-        /// else docs/vectors.tsv).
+        /// The vectors file (default: docs/vectors.tsv beside the suite file).
         #[arg(long, value_name = "FILE")]
         vectors: Option<PathBuf>,
         /// Seconds each process may take.

@@ -1,11 +1,11 @@
-//! docs/benchmarks.md, the project's own account of the contract, agrees with the code
-//! (suite-contract's table of benchmarks) and with the shared spec's table.
+//! docs/benchmarks.md, the contract, agrees with the code (suite-contract's table of
+//! benchmarks).
 
 mod common;
 
 use std::fs;
 
-use common::{repo_root, shared_spec};
+use common::repo_root;
 use suite_contract::Bench;
 
 /// The quick parameters of `bench` as the tables write them: `actors=503 hops=1000000`.
@@ -45,24 +45,5 @@ fn our_table_has_every_benchmark_with_its_quick_values_and_ranges() {
                 cells[3]
             );
         }
-    }
-}
-
-#[test]
-fn the_shared_table_has_the_same_benchmarks_and_quick_values() {
-    let Some(spec) = shared_spec() else {
-        eprintln!("../shared/spec is not beside the repository: comparison skipped");
-        return;
-    };
-    let shared = fs::read_to_string(spec.join("benchmarks.md")).unwrap();
-    let rows = shared.lines().filter(|l| l.starts_with("| `")).count();
-    assert_eq!(
-        rows,
-        Bench::ALL.len(),
-        "the shared table has {rows} benchmarks"
-    );
-    for bench in Bench::ALL {
-        let cells = row(&shared, bench).unwrap_or_else(|| panic!("shared spec lacks {bench}"));
-        assert_eq!(cells[2], format!("`{}`", quick(bench)), "{bench} quick");
     }
 }

@@ -89,9 +89,15 @@ mod tests {
             assert!(help.contains(&format!("  {bench}: ")), "{bench}");
             assert!(help.contains(bench.seed()), "{bench}");
             assert!(help.contains(bench.check()), "{bench}");
+            // The benchmark's own block: from its heading to the next blank line (names
+            // such as `messages` recur in several benchmarks).
+            let block = help
+                .split("\n\n")
+                .find(|b| b.starts_with(&format!("  {bench}: ")))
+                .unwrap_or_else(|| panic!("no block for {bench}"));
             for p in bench.params() {
                 let range = format!("range {}..={}", p.min, p.max);
-                let line = help
+                let line = block
                     .lines()
                     .find(|l| {
                         l.trim_start().starts_with(&format!("{} ", p.name)) && l.contains(&range)
