@@ -99,6 +99,21 @@ public final class Main {
             case "serialmsg" -> SerialMsg.create(args.getInt("pairs"), args.get("messages"), outcome);
             case "pingpong" -> PingPong.create(args.get("pings"), outcome);
             case "counting" -> Counting.create(args.get("count"), outcome);
+            case "fjthrput" -> FjThrput.create(args.getInt("actors"), args.get("messages"), outcome);
+            case "fjcreate" -> FjCreate.create(args.getInt("actors"), outcome);
+            case "concdict" -> ConcDict.create(args.getInt("workers"), args.get("messages"), args.getInt("write_pct"),
+                    outcome);
+            case "concsll" -> ConcSll.create(args.getInt("workers"), args.get("messages"), args.getInt("write_pct"),
+                    args.getInt("size_pct"), outcome);
+            case "bndbuffer" -> BndBuffer.create(args.getInt("buffer"), args.getInt("producers"),
+                    args.getInt("consumers"), args.get("items"), args.get("cost"), outcome);
+            case "philosopher" -> Philosopher.create(args.getInt("philosophers"), args.get("rounds"), outcome);
+            case "barber" -> Barber.create(args.get("haircuts"), args.getInt("room"), args.get("arrival"),
+                    args.get("cut"), outcome);
+            case "cigsmok" -> CigSmok.create(args.get("rounds"), args.getInt("smokers"), outcome);
+            case "logmap" -> LogMap.create(args.get("terms"), args.getInt("series"), args.get("rate"),
+                    args.get("increment"), outcome);
+            case "banking" -> Banking.create(args.getInt("accounts"), args.get("transactions"), outcome);
             default -> throw new IllegalStateException("no implementation of " + args.bench());
         };
     }

@@ -42,7 +42,18 @@ public final class Train {
             new Run("10000", "bang", "senders=10", "messages=1000"),
             new Run("5000", "serialmsg", "pairs=5", "messages=1000"),
             new Run("10000", "pingpong", "pings=10000"),
-            new Run("20000", "counting", "count=20000"));
+            new Run("20000", "counting", "count=20000"),
+            new Run("15:9541978460438545511", "fjthrput", "actors=3", "messages=5"),
+            new Run("10:7438657777315996608", "fjcreate", "actors=10"),
+            new Run("1000:426:884524078801535:89697136445", "concdict", "workers=2", "messages=500", "write_pct=50"),
+            new Run("600:305:63574575:15", "concsll", "workers=2", "messages=300", "write_pct=50", "size_pct=5"),
+            new Run("30:14693027747183956667", "bndbuffer", "buffer=2", "producers=3", "consumers=2", "items=10",
+                    "cost=3"),
+            new Run("500", "philosopher", "philosophers=5", "rounds=100"),
+            new Run("100:8950015174297331598", "barber", "haircuts=100", "room=5", "arrival=10", "cut=100"),
+            new Run("20:7265486000446837202", "cigsmok", "rounds=10", "smokers=3"),
+            new Run("4226727900", "logmap", "terms=100", "series=2", "rate=36000", "increment=40"),
+            new Run("20:6004220", "banking", "accounts=3", "transactions=20"));
 
     private Train() {}
 
