@@ -23,7 +23,7 @@ final class Classic {
     static final String VARIABLE = "PEKKO_SUITE_ACTORS";
 
     /** The benchmarks with a classic program. */
-    static final Set<String> BENCHMARKS = Set.of("fibtree", "skynet", "spreading");
+    static final Set<String> BENCHMARKS = Set.of("fibtree", "skynet", "spreading", "fjcreate");
 
     private Classic() {}
 
@@ -52,6 +52,7 @@ final class Classic {
             case "fibtree" -> ClassicFibTree.root(args.getInt("n"), outcome);
             case "skynet" -> ClassicSkynet.root(args.get("size"), args.getInt("div"), outcome);
             case "spreading" -> ClassicSpreading.root(args.getInt("depth"), outcome);
+            case "fjcreate" -> ClassicFjCreate.root(args.getInt("actors"), outcome);
             default -> throw new IllegalStateException("no classic program of " + args.bench());
         };
         system.actorOf(root, args.bench());
