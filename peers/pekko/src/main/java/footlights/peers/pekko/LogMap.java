@@ -18,9 +18,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * {@code x = (double) (i+1) / (double) (series+1)} and asking rate actor {@code i} only. A series
  * computes {@code terms} terms one at a time: it sends its current term to its rate actor in a
  * {@link Compute} carrying its {@code ActorRef}, and the {@link Term} that comes back,
- * {@code (r * x) * (1.0 - x)} in IEEE double (Java never fuses these), becomes its current term.
- * After the last it reports {@code floor(x * 2^32)} to the master, which prints the sum of the
- * reports: {@code SUM}.
+ * {@code (r * x) * (1.0 - x)} in IEEE double (Java never fuses these), becomes its current term,
+ * and the series adds {@code floor(x * 2^32)} of it to its sum. After the last term it reports its
+ * sum to the master, which prints the sum of the reports (wrapping): {@code SUM}.
  */
 public final class LogMap {
 
@@ -30,7 +30,7 @@ public final class LogMap {
     /** A rate actor's answer: the next term. */
     public record Term(double x) {}
 
-    /** A series' report to the master: {@code floor(x * 2^32)} of its last term. */
+    /** A series' report to the master: the sum of {@code floor(x * 2^32)} over its terms. */
     public record Report(long value) {}
 
     private LogMap() {}
@@ -77,6 +77,7 @@ public final class LogMap {
         private final ActorRef<Compute> rateActor;
         private final ActorRef<Report> master;
         private long computed;
+        private long sum;
 
         static Behavior<Term> create(long terms, double x, ActorRef<Compute> rateActor, ActorRef<Report> master) {
             return Behaviors.setup(context -> new Series(context, terms, rateActor, master).next(x));
@@ -93,14 +94,15 @@ public final class LogMap {
         public Receive<Term> createReceive() {
             return newReceiveBuilder().onMessage(Term.class, term -> {
                 computed++;
+                sum += (long) Math.floor(term.x() * 4294967296.0);
                 return next(term.x());
             }).build();
         }
 
-        /** Asks for the term after {@code x}, or after the last reports {@code x} and stops. */
+        /** Asks for the term after {@code x}, or after the last reports the sum and stops. */
         private Behavior<Term> next(double x) {
             if (computed == terms) {
-                master.tell(new Report((long) Math.floor(x * 4294967296.0)));
+                master.tell(new Report(sum));
                 return Behaviors.stopped();
             }
             rateActor.tell(new Compute(x, getContext().getSelf()));

@@ -52,7 +52,7 @@ public final class Train {
             new Run("500", "philosopher", "philosophers=5", "rounds=100"),
             new Run("100:8950015174297331598", "barber", "haircuts=100", "room=5", "arrival=10", "cut=100"),
             new Run("20:7265486000446837202", "cigsmok", "rounds=10", "smokers=3"),
-            new Run("4226727900", "logmap", "terms=100", "series=2", "rate=36000", "increment=40"),
+            new Run("556817300049", "logmap", "terms=100", "series=2", "rate=36000", "increment=40"),
             new Run("20:6004220", "banking", "accounts=3", "transactions=20"));
 
     private Train() {}
