@@ -16,6 +16,10 @@ import org.apache.pekko.actor.Props;
  * and stopping actors, the classic API does less per actor. The variant runs the classic program
  * for each benchmark in {@link #BENCHMARKS} and the typed one for every other, so that it shows
  * Pekko at its best on every cell (peers/README.md, "Apache Pekko: classic actors").
+ *
+ * <p>A classic program runs in a classic {@link ActorSystem} under one top-level actor, which
+ * completes the run's outcome and then terminates the system, as a typed guardian's stop does, so
+ * that runs inside one JVM (the training run, the tests) leave no actor system behind.
  */
 final class Classic {
 

@@ -45,7 +45,7 @@ final class ClassicFibTree {
         public Receive createReceive() {
             return receiveBuilder().match(Value.class, value -> {
                 outcome.complete("check=" + value.value());
-                getContext().stop(getSelf());
+                getContext().getSystem().terminate();
             }).build();
         }
     }

@@ -57,7 +57,7 @@ final class ClassicFjCreate {
                 digest += report.value();
                 if (handled == actors) {
                     outcome.complete("check=" + SplitMix64.joined(handled, digest));
-                    getContext().stop(getSelf());
+                    getContext().getSystem().terminate();
                 }
             }).build();
         }

@@ -48,7 +48,7 @@ final class ClassicSkynet {
         public Receive createReceive() {
             return receiveBuilder().match(Sum.class, sum -> {
                 outcome.complete("check=" + sum.value());
-                getContext().stop(getSelf());
+                getContext().getSystem().terminate();
             }).build();
         }
     }

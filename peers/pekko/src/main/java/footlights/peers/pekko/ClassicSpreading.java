@@ -44,7 +44,7 @@ final class ClassicSpreading {
         public Receive createReceive() {
             return receiveBuilder().match(Count.class, count -> {
                 outcome.complete("check=" + count.leaves());
-                getContext().stop(getSelf());
+                getContext().getSystem().terminate();
             }).build();
         }
     }
