@@ -27,7 +27,7 @@ final class Classic {
     static final String VARIABLE = "PEKKO_SUITE_ACTORS";
 
     /** The benchmarks with a classic program. */
-    static final Set<String> BENCHMARKS = Set.of("fibtree", "skynet", "spreading", "fjcreate");
+    static final Set<String> BENCHMARKS = Set.of("fibtree", "skynet", "spreading", "fjcreate", "fjthrput");
 
     private Classic() {}
 
@@ -57,6 +57,7 @@ final class Classic {
             case "skynet" -> ClassicSkynet.root(args.get("size"), args.getInt("div"), outcome);
             case "spreading" -> ClassicSpreading.root(args.getInt("depth"), outcome);
             case "fjcreate" -> ClassicFjCreate.root(args.getInt("actors"), outcome);
+            case "fjthrput" -> ClassicFjThrput.root(args.getInt("actors"), args.get("messages"), outcome);
             default -> throw new IllegalStateException("no classic program of " + args.bench());
         };
         system.actorOf(root, args.bench());
