@@ -13,7 +13,8 @@ import org.apache.pekko.actor.Props;
  * <p>Typed behaviours are Pekko's recommended API and the suite's {@code pekko} implementation.
  * Each typed actor runs inside a classic actor (an adapter that hands every message to the current
  * {@code Behavior} and interprets the one returned), so where a benchmark's cost is mostly creating
- * and stopping actors, the classic API does less per actor. The variant runs the classic program
+ * and stopping actors (skynet, fibtree, spreading, fjcreate), or one actor's flood of messages to
+ * many (fjthrput), the classic API does less per actor and per message. The variant runs the classic program
  * for each benchmark in {@link #BENCHMARKS} and the typed one for every other, so that it shows
  * Pekko at its best on every cell (peers/README.md, "Apache Pekko: classic actors").
  *
