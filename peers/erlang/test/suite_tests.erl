@@ -14,7 +14,8 @@
 -include_lib("eunit/include/eunit.hrl").
 
 -define(KNOWN, "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, "
-               "mixed, bang, serialmsg, pingpong, counting").
+               "mixed, bang, serialmsg, pingpong, counting, fjthrput, fjcreate, concdict, "
+               "concsll, bndbuffer, philosopher, barber, cigsmok, logmap, banking").
 
 %%% The shared vectors, in process.
 
