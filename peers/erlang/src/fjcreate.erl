@@ -3,9 +3,11 @@
 %%
 %% The runner spawns processes 0..Actors-1 one after the other and sends
 %% process K the bare integer K right after spawning it, without waiting for
-%% anything. A process receives its message, sends `step(K)' to the runner
-%% (the collector) and ends. The runner then adds up the `Actors' reports:
-%% `HANDLED:DIGEST'.
+%% anything. A process receives its message, sends `step(K)' to a collector
+%% process and ends. The collector adds up the `Actors' reports as they come
+%% and hands `HANDLED:DIGEST' to the runner. (With the runner itself as the
+%% collector, every report waited in its mailbox until the last process was
+%% spawned: 2,000,000 processes peaked at 450 MB.)
 %%
 %% The processes are started with `spawn/3' and not linked, as the trees are
 %% (peers/README.md): nothing can fail in them, and a link costs every spawn
@@ -16,9 +18,12 @@
 
 -spec run(#{actors := pos_integer()}) -> [{check, binary()}].
 run(#{actors := Actors}) ->
-    create(0, Actors, self()),
-    {Handled, Digest} = collect(Actors, 0, 0),
-    [{check, splitmix:check([Handled, Digest])}].
+    Runner = self(),
+    Collector = spawn_link(fun() -> Runner ! {collected, collect(Actors, 0, 0)} end),
+    create(0, Actors, Collector),
+    receive
+        {collected, {Handled, Digest}} -> [{check, splitmix:check([Handled, Digest])}]
+    end.
 
 create(Actors, Actors, _Collector) ->
     ok;
