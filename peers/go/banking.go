@@ -21,7 +21,7 @@ var bankingBench = benchmark{
 	name: "banking",
 	params: []param{
 		{name: "accounts", quick: 1000, least: 2, most: 1_000_000},
-		{name: "transactions", quick: 10_000, least: 0, most: 100_000_000},
+		{name: "transactions", quick: 30_000, least: 0, most: 100_000_000},
 	},
 	run: func(v values) (outcome, error) {
 		transfers, balances := banking(v["accounts"], v["transactions"])

@@ -32,7 +32,7 @@ var bndbufferBench = benchmark{
 		{name: "buffer", quick: 50, least: 1, most: 1_000_000},
 		{name: "producers", quick: 40, least: 1, most: 10_000},
 		{name: "consumers", quick: 40, least: 1, most: 10_000},
-		{name: "items", quick: 200, least: 0, most: 100_000_000},
+		{name: "items", quick: 500, least: 0, most: 100_000_000},
 		{name: "cost", quick: 25, least: 0, most: 1_000_000},
 	},
 	run: func(v values) (outcome, error) {

@@ -19,7 +19,7 @@ var concdictBench = benchmark{
 	name: "concdict",
 	params: []param{
 		{name: "workers", quick: 20, least: 1, most: 10_000},
-		{name: "messages", quick: 2000, least: 0, most: 100_000_000},
+		{name: "messages", quick: 5000, least: 0, most: 100_000_000},
 		{name: "write_pct", quick: 10, least: 0, most: 100},
 	},
 	run: func(v values) (outcome, error) {

@@ -21,7 +21,7 @@ var philosopherBench = benchmark{
 	name: "philosopher",
 	params: []param{
 		{name: "philosophers", quick: 20, least: 1, most: 10_000},
-		{name: "rounds", quick: 1000, least: 0, most: 100_000_000},
+		{name: "rounds", quick: 5000, least: 0, most: 100_000_000},
 	},
 	run: func(v values) (outcome, error) {
 		meals := philosopher(v["philosophers"], v["rounds"])

@@ -114,7 +114,7 @@ func TestSavinaProgramsAsTheHarnessRunsThem(t *testing.T) {
 			"room=0", "error: barber: room=0 is out of range (1..=1000000)\n"},
 		{[]string{"cigsmok", "rounds=10", "smokers=3"}, "20:7265486000446837202",
 			"smokers=0", "error: cigsmok: smokers=0 is out of range (1..=100000)\n"},
-		{[]string{"logmap", "terms=100", "series=2", "rate=36000", "increment=40"}, "4226727900",
+		{[]string{"logmap", "terms=100", "series=2", "rate=36000", "increment=40"}, "556817300049",
 			"rate=36001", "error: logmap: rate=36001 is out of range (0..=36000)\n"},
 		{[]string{"banking", "accounts=3", "transactions=20"}, "20:6004220",
 			"accounts=1", "error: banking: accounts=1 is out of range (2..=1000000)\n"},

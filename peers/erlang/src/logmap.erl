@@ -5,9 +5,10 @@
 %% process I and series process I. Rate process I has the rate
 %% R + float(I) * D (R = Rate / 10000, D = Increment / 10000, IEEE doubles)
 %% and answers `{X, From}' with `{self(), (Rate * X) * (1.0 - X)}'. Series I
-%% starts from X = (I+1) / (Series+1), asks its rate process for `Terms'
-%% terms one after the other, stops the rate process and sends
-%% `floor(X * 2^32)' to the master, which adds up the reports: `SUM'.
+%% starts from X = (I+1) / (Series+1) and asks its rate process for `Terms'
+%% terms one after the other, adding `floor(X * 2^32)' of every term it
+%% receives to its sum; then it stops the rate process and sends the sum to
+%% the master, which adds up the reports: `SUM' (mod 2^64).
 -module(logmap).
 
 -export([run/1]).
@@ -22,10 +23,10 @@ run(#{terms := Terms, series := Series, rate := Rate, increment := Increment}) -
                           RateI = R + float(I) * D,
                           X = (I + 1) / (Series + 1),
                           RatePid = spawn_link(fun() -> rate(RateI) end),
-                          spawn_link(fun() -> series(Terms, X, RatePid, Master) end)
+                          spawn_link(fun() -> series(Terms, X, 0, RatePid, Master) end)
                   end,
                   lists:seq(0, Series - 1)),
-    [{check, collect(Series, 0)}].
+    [{check, splitmix:wrap(collect(Series, 0))}].
 
 collect(0, Sum) ->
     Sum;
@@ -43,11 +44,12 @@ rate(Rate) ->
             ok
     end.
 
-series(0, X, RatePid, Master) ->
+series(0, _X, Sum, RatePid, Master) ->
     RatePid ! stop,
-    Master ! {term, floor(X * 4294967296.0)};
-series(Left, X, RatePid, Master) ->
+    Master ! {term, Sum};
+series(Left, X, Sum, RatePid, Master) ->
     RatePid ! {X, self()},
     receive
-        {RatePid, Next} -> series(Left - 1, Next, RatePid, Master)
+        {RatePid, Next} ->
+            series(Left - 1, Next, Sum + floor(Next * 4294967296.0), RatePid, Master)
     end.

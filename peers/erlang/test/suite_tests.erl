@@ -328,7 +328,7 @@ savina_programs_test_() ->
               "room=0", "barber: room=0 is out of range (1..=1000000)"},
              {["cigsmok", "rounds=10", "smokers=3"], "20:7265486000446837202",
               "smokers=0", "cigsmok: smokers=0 is out of range (1..=100000)"},
-             {["logmap", "terms=100", "series=2", "rate=36000", "increment=40"], "4226727900",
+             {["logmap", "terms=100", "series=2", "rate=36000", "increment=40"], "556817300049",
               "rate=36001", "logmap: rate=36001 is out of range (0..=36000)"},
              {["banking", "accounts=3", "transactions=20"], "20:6004220",
               "accounts=1", "banking: accounts=1 is out of range (2..=1000000)"}],
