@@ -12,6 +12,11 @@
 %% asks every account for its balance (an account's last message). The check
 %% is `TRANSFERS:BALANCES', BALANCES the sum of (K+1)*Balance_K mod 2^64.
 %%
+%% The teller keeps its message queue off its heap
+%% (`{message_queue_data, off_heap}'): the replies pile up while it is still
+%% sending transfers, and on its heap they cost it three to five times the
+%% CPU (peers/README.md).
+%%
 %% Balances are plain integers that may go negative (small integers stay
 %% cheap); reducing the final sum mod 2^64 gives the same value as wrapping
 %% every step.
@@ -25,6 +30,7 @@
           [{check, binary()}].
 run(#{accounts := Accounts, transactions := Transactions}) ->
     Teller = self(),
+    process_flag(message_queue_data, off_heap),
     Pids = list_to_tuple([spawn_link(fun() -> account(?START, Teller) end)
                           || _ <- lists:seq(1, Accounts)]),
     transfers(Transactions, Pids, 0),

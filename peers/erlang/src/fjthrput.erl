@@ -8,6 +8,11 @@
 %% `Messages' messages it sends `{handled, Count, Digest}' to the runner, the
 %% collector, and ends. The check is `HANDLED:DIGEST', the sums of the
 %% reports.
+%%
+%% The receivers keep their message queues off their heaps
+%% (`{message_queue_data, off_heap}', as bang's receiver does): at two
+%% schedulers the sender's flood otherwise cost seven times the CPU
+%% (peers/README.md).
 -module(fjthrput).
 
 -export([run/1]).
@@ -15,7 +20,7 @@
 -spec run(#{actors := pos_integer(), messages := non_neg_integer()}) -> [{check, binary()}].
 run(#{actors := Actors, messages := Messages}) ->
     Collector = self(),
-    Receivers = [{spawn_link(fun() -> receiver(Messages, 0, 0, Collector) end), R * Messages}
+    Receivers = [{spawn_opt(fun() -> receiver(Messages, 0, 0, Collector) end, [link, {message_queue_data, off_heap}]), R * Messages}
                  || R <- lists:seq(0, Actors - 1)],
     spawn_link(fun() -> sender(0, Messages, Receivers) end),
     {Handled, Digest} = collect(Actors, 0, 0),
