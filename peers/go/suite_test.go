@@ -136,7 +136,8 @@ func checkCounts(t *testing.T, out outcome, creatures int) {
 }
 
 func TestBadInput(t *testing.T) {
-	known := "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, mixed, bang, serialmsg, pingpong, counting"
+	known := "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, mixed, bang, serialmsg, pingpong, counting, " +
+		"fjthrput, fjcreate, concdict, concsll, bndbuffer, philosopher, barber, cigsmok, logmap, banking"
 	cases := []struct {
 		args []string
 		want string // "" for input that is valid
