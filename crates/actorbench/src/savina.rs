@@ -200,8 +200,8 @@ fn logmap(terms: u64, series: u64, rate: u64, increment: u64) -> String {
         let mut x = (i + 1) as f64 / (series + 1) as f64;
         for _ in 0..terms {
             x = (r * x) * (1.0 - x);
+            sum = sum.wrapping_add((x * 4_294_967_296.0).floor() as u64);
         }
-        sum = sum.wrapping_add((x * 4_294_967_296.0).floor() as u64);
     }
     sum.to_string()
 }

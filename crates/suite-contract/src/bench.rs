@@ -327,7 +327,7 @@ impl Bench {
             Bench::Philosopher => "MEALS (meals counted by the arbitrator)",
             Bench::Barber => "HAIRCUTS:DIGEST (customers done; arrival and haircut work)",
             Bench::Cigsmok => "WEIGHTED:DIGEST (sum of (id+1)*smokes; smoking work)",
-            Bench::Logmap => "SUM (sum over series of floor(final term * 2^32))",
+            Bench::Logmap => "SUM (sum over every series' terms of floor(term * 2^32))",
             Bench::Banking => "TRANSFERS:BALANCES (replies; sum of (k+1)*final balance)",
         }
     }
@@ -388,7 +388,7 @@ const FJTHRPUT: &[Param] = &[
 const FJCREATE: &[Param] = &[Param::new("actors", 20_000, 1, 10 * M)];
 const CONCDICT: &[Param] = &[
     Param::new("workers", 20, 1, 10_000),
-    Param::new("messages", 2000, 0, 100 * M),
+    Param::new("messages", 5000, 0, 100 * M),
     Param::new("write_pct", 10, 0, 100),
 ];
 const CONCSLL: &[Param] = &[
@@ -401,12 +401,12 @@ const BNDBUFFER: &[Param] = &[
     Param::new("buffer", 50, 1, M),
     Param::new("producers", 40, 1, 10_000),
     Param::new("consumers", 40, 1, 10_000),
-    Param::new("items", 200, 0, 100 * M),
+    Param::new("items", 500, 0, 100 * M),
     Param::new("cost", 25, 0, M),
 ];
 const PHILOSOPHER: &[Param] = &[
     Param::new("philosophers", 20, 1, 10_000),
-    Param::new("rounds", 1000, 0, 100 * M),
+    Param::new("rounds", 5000, 0, 100 * M),
 ];
 const BARBER: &[Param] = &[
     Param::new("haircuts", 1000, 0, 10 * M),
@@ -419,14 +419,14 @@ const CIGSMOK: &[Param] = &[
     Param::new("smokers", 200, 1, 100_000),
 ];
 const LOGMAP: &[Param] = &[
-    Param::new("terms", 2500, 0, 100 * M),
+    Param::new("terms", 10_000, 0, 100 * M),
     Param::new("series", 10, 1, 100),
     Param::new("rate", 34_600, 0, 36_000),
     Param::new("increment", 25, 0, 40),
 ];
 const BANKING: &[Param] = &[
     Param::new("accounts", 1000, 2, M),
-    Param::new("transactions", 10_000, 0, 100 * M),
+    Param::new("transactions", 30_000, 0, 100 * M),
 ];
 
 impl fmt::Display for Bench {
@@ -517,7 +517,7 @@ mod tests {
             ("fjthrput", "messages", 2000, 0, 100_000_000),
             ("fjcreate", "actors", 20_000, 1, 10_000_000),
             ("concdict", "workers", 20, 1, 10_000),
-            ("concdict", "messages", 2000, 0, 100_000_000),
+            ("concdict", "messages", 5000, 0, 100_000_000),
             ("concdict", "write_pct", 10, 0, 100),
             ("concsll", "workers", 20, 1, 10_000),
             ("concsll", "messages", 1000, 0, 100_000_000),
@@ -526,22 +526,22 @@ mod tests {
             ("bndbuffer", "buffer", 50, 1, 1_000_000),
             ("bndbuffer", "producers", 40, 1, 10_000),
             ("bndbuffer", "consumers", 40, 1, 10_000),
-            ("bndbuffer", "items", 200, 0, 100_000_000),
+            ("bndbuffer", "items", 500, 0, 100_000_000),
             ("bndbuffer", "cost", 25, 0, 1_000_000),
             ("philosopher", "philosophers", 20, 1, 10_000),
-            ("philosopher", "rounds", 1000, 0, 100_000_000),
+            ("philosopher", "rounds", 5000, 0, 100_000_000),
             ("barber", "haircuts", 1000, 0, 10_000_000),
             ("barber", "room", 1000, 1, 1_000_000),
             ("barber", "arrival", 1000, 0, 1_000_000),
             ("barber", "cut", 1000, 0, 1_000_000),
             ("cigsmok", "rounds", 1000, 0, 100_000_000),
             ("cigsmok", "smokers", 200, 1, 100_000),
-            ("logmap", "terms", 2500, 0, 100_000_000),
+            ("logmap", "terms", 10_000, 0, 100_000_000),
             ("logmap", "series", 10, 1, 100),
             ("logmap", "rate", 34_600, 0, 36_000),
             ("logmap", "increment", 25, 0, 40),
             ("banking", "accounts", 1000, 2, 1_000_000),
-            ("banking", "transactions", 10_000, 0, 100_000_000),
+            ("banking", "transactions", 30_000, 0, 100_000_000),
         ];
         let total: usize = Bench::ALL.iter().map(|b| b.params().len()).sum();
         assert_eq!(total, table.len());
