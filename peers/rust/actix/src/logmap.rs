@@ -7,9 +7,9 @@
 //! `(i+1)/(series+1)` (`peer_kernels::logmap`, IEEE double as the contract spells it).
 //! Main sends every series `Start`; the series answers it with a `ResponseFuture` that
 //! `send(..).await`s its rate actor `terms` times, each answer `(r * x) * (1.0 - x)`
-//! becoming the current term, and then sends `floor(x * 2^32)` to the collector. Main
-//! holds the series' addresses until the totals are in. The check is the sum of the
-//! reports.
+//! becoming the current term and adding `floor(x * 2^32)` to the series' sum, and then
+//! sends the sum to the collector. Main holds the series' addresses until the totals are
+//! in. The check is the sum of the reports.
 
 use actix::prelude::*;
 use peer_kernels::logmap;
@@ -65,13 +65,15 @@ impl Handler<Start> for Series {
         let rate = self.rate.clone();
         let collector = self.collector.clone();
         Box::pin(async move {
+            let mut sum = 0u64;
             for _ in 0..terms {
                 term = rate
                     .send(Term(term))
                     .await
                     .expect("rate actor did not answer");
+                sum = sum.wrapping_add(logmap::fixed_point(term));
             }
-            collector.do_send(Report(logmap::report(term), 0));
+            collector.do_send(Report(sum, 0));
         })
     }
 }

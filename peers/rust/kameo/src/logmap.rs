@@ -6,8 +6,8 @@
 //! `(i+1)/(series+1)` (`peer_kernels::logmap`, IEEE double as the contract spells it).
 //! Main tells every series `Start`. A series `ask`s its rate actor for the next term
 //! `terms` times, awaiting each answer `(r * x) * (1.0 - x)` inside its handler, which
-//! becomes the current term; then it tells `floor(x * 2^32)` to the collector and stops.
-//! The check is the sum of the reports.
+//! becomes the current term and adds `floor(x * 2^32)` to the series' sum; then it tells
+//! the sum to the collector and stops. The check is the sum of the reports.
 
 use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
@@ -51,15 +51,17 @@ impl Message<Start> for Series {
     type Reply = ();
 
     async fn handle(&mut self, _: Start, ctx: &mut Context<Self, ()>) {
+        let mut sum = 0u64;
         for _ in 0..self.terms {
             self.term = self
                 .rate
                 .ask(Term(self.term))
                 .await
                 .expect("rate actor did not answer");
+            sum = sum.wrapping_add(logmap::fixed_point(self.term));
         }
         self.collector
-            .tell(Report(logmap::report(self.term), 0))
+            .tell(Report(sum, 0))
             .await
             .expect("collector stopped");
         ctx.stop();

@@ -3,7 +3,8 @@
 //! Rates and the increment are parameters in units of 1/10000. Rate actor `i` has the rate
 //! `R + d` with `R = rate / 10000.0` and `d = (i as f64) * D`, `D = increment / 10000.0`;
 //! series `i` starts from `(i + 1) / (series + 1)`; the next term of `x` is
-//! `(r * x) * (1.0 - x)`; a series reports `floor(x * 2^32)`. Rust never fuses a multiply
+//! `(r * x) * (1.0 - x)`; a series adds `floor(x * 2^32)` of every term it receives to
+//! its sum, wrapping, and reports the sum. Rust never fuses a multiply
 //! and an add unless asked to (`mul_add`), so each operation here is rounded on its own,
 //! as the contract requires.
 
@@ -37,11 +38,11 @@ pub fn next_term(r: f64, x: f64) -> f64 {
     (r * x) * (1.0 - x)
 }
 
-/// What a series reports for its last term `x`: `floor(x * 2^32)` as an integer.
+/// What a term `x` adds to its series' sum: `floor(x * 2^32)` as an integer.
 ///
 /// ```
-/// assert_eq!(peer_kernels::logmap::report(0.5), 1 << 31);
+/// assert_eq!(peer_kernels::logmap::fixed_point(0.5), 1 << 31);
 /// ```
-pub fn report(x: f64) -> u64 {
+pub fn fixed_point(x: f64) -> u64 {
     (x * 4294967296.0).floor() as u64
 }

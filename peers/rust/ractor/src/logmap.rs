@@ -6,8 +6,8 @@
 //! `(i+1)/(series+1)` (`peer_kernels::logmap`, IEEE double as the contract spells it).
 //! Main casts every series `Start`. A series `call!`s its rate actor with its current term
 //! `terms` times, awaiting each answer `(r * x) * (1.0 - x)` inside its handler, which
-//! becomes the current term; then it casts `floor(x * 2^32)` to the collector and stops.
-//! The check is the sum of the reports.
+//! becomes the current term and adds `floor(x * 2^32)` to the series' sum; then it casts
+//! the sum to the collector and stops. The check is the sum of the reports.
 
 use peer_kernels::logmap;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, call, cast};
@@ -84,15 +84,13 @@ impl Actor for Series {
         SeriesMsg::Start: SeriesMsg,
         state: &mut SeriesState,
     ) -> Result<(), ActorProcessingErr> {
+        let mut sum = 0u64;
         for _ in 0..state.terms {
             state.term =
                 call!(state.rate, RateMsg::Next, state.term).expect("rate actor did not answer");
+            sum = sum.wrapping_add(logmap::fixed_point(state.term));
         }
-        cast!(
-            state.collector,
-            CollectorMsg::Report(logmap::report(state.term), 0)
-        )
-        .expect("collector stopped");
+        cast!(state.collector, CollectorMsg::Report(sum, 0)).expect("collector stopped");
         state.rate.stop(None);
         myself.stop(None);
         Ok(())
