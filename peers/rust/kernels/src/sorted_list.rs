@@ -70,3 +70,22 @@ impl SortedList {
         weighted_sum(self.values.iter().copied())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SortedList;
+
+    #[test]
+    fn keeps_order_and_duplicates_and_weighs_positions() {
+        let mut list = SortedList::new();
+        assert!(list.is_empty() && list.contents() == 0 && !list.contains(0));
+        for v in [9, 2, 7, 2, 0] {
+            list.insert(v);
+        }
+        assert_eq!(list.len(), 5);
+        // [0, 2, 2, 7, 9]: position 0 holds 0, which adds nothing.
+        assert_eq!(list.contents(), 2 * 2 + 3 * 2 + 4 * 7 + 5 * 9);
+        assert!(list.contains(0) && list.contains(2) && list.contains(9));
+        assert!(!list.contains(1) && !list.contains(8) && !list.contains(10));
+    }
+}

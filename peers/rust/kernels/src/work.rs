@@ -39,3 +39,47 @@ pub fn work(mut x: u64, n: u64) -> u64 {
     }
     x
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// The known values that docs/benchmarks.md gives for the generator and `work`.
+    #[test]
+    fn matches_the_contract_s_known_values() {
+        let mut zero = SplitMix64::new(0);
+        let drawn: Vec<u64> = (0..3).map(|_| zero.next_u64()).collect();
+        assert_eq!(
+            drawn,
+            [
+                16294208416658607535,
+                7960286522194355700,
+                487617019471545679
+            ]
+        );
+        let mut one = SplitMix64::new(1);
+        let drawn: Vec<u64> = (0..3).map(|_| one.next_u64()).collect();
+        assert_eq!(
+            drawn,
+            [
+                10451216379200822465,
+                13757245211066428519,
+                17911839290282890590
+            ]
+        );
+        assert_eq!(step(0), 16294208416658607535);
+        assert_eq!(work(0, 2), 12035550249420947055);
+        assert_eq!(work(5, 1000), 2513630078224190977);
+    }
+
+    #[test]
+    fn next_is_step_of_the_state_before() {
+        let mut rng = SplitMix64::new(42);
+        let mut state = 42u64;
+        for _ in 0..10 {
+            assert_eq!(rng.next_u64(), step(state));
+            state = state.wrapping_add(GAMMA);
+        }
+    }
+}
