@@ -301,7 +301,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let suite_path = suite::locate(opts.suite.as_deref())?;
     let suite = suite::load(&suite_path)?;
     let chosen = suite.select_implementations(&opts.implementations)?;
-    let benches = suite.select_benchmarks(&opts.benches)?;
+    let benches = suite.select_benchmarks_in(&opts.benches, opts.profile)?;
     let points = resolve_points(&suite, &benches, opts.profile, opts.sweep, &opts.params)?;
     let cores = resolve_cores(&opts.cores, "--cores")?;
     if let Some(b) = &opts.view.baseline

@@ -47,3 +47,41 @@ fn our_table_has_every_benchmark_with_its_quick_values_and_ranges() {
         }
     }
 }
+
+/// The `quick = { ... }` line of `bench` in suite.toml, as `name=value` words in the
+/// contract's order (suite.toml's tables write `name = value, ...`).
+fn suite_quick(suite: &str, bench: Bench) -> Option<String> {
+    let mut lines = suite
+        .lines()
+        .skip_while(|l| *l != format!("name = \"{bench}\""));
+    lines.next()?;
+    let table = lines
+        .find_map(|l| l.strip_prefix("quick = {"))?
+        .trim_end_matches('}');
+    let mut pairs: Vec<(String, String)> = table
+        .split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    let order = |name: &str| bench.params().iter().position(|p| p.name == name);
+    pairs.sort_by_key(|(k, _)| order(k));
+    Some(
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+#[test]
+fn the_suite_file_measures_the_contracts_quick_values() {
+    let suite = fs::read_to_string(repo_root().join("suite.toml")).unwrap();
+    for bench in Bench::ALL {
+        assert_eq!(
+            suite_quick(&suite, bench).as_deref(),
+            Some(quick(bench).as_str()),
+            "suite.toml's quick values for {bench}"
+        );
+    }
+}

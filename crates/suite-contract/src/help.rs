@@ -72,6 +72,12 @@ fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
         if bench == Bench::Skynet {
             writeln!(out, "    size must be a power of div (div^0 = 1 allowed)")?;
         }
+        if bench == Bench::Logmap {
+            writeln!(
+                out,
+                "    rate and increment are in units of 1/10000 (rate=34600 is 3.46)"
+            )?;
+        }
         writeln!(out, "    check: {}", bench.check())?;
         writeln!(out, "    seed: {}", bench.seed())?;
     }
