@@ -24,12 +24,23 @@ use suite_contract::{Bench, Invocation, Outcome};
 
 mod arbiters;
 mod bang;
+mod banking;
+mod barber;
 mod big;
+mod bndbuffer;
 mod chameneos;
+mod cigsmok;
+mod collector;
+mod concdict;
+mod concsll;
 mod counting;
 mod fannkuch;
 mod fibtree;
+mod fjcreate;
+mod fjthrput;
+mod logmap;
 mod mixed;
+mod philosopher;
 mod pingpong;
 mod serialmsg;
 mod skynet;
@@ -67,5 +78,21 @@ async fn run(inv: &Invocation) -> Result<Outcome, String> {
         Bench::Serialmsg => serialmsg::run(p("pairs"), p("messages")).await,
         Bench::Pingpong => pingpong::run(p("pings")).await,
         Bench::Counting => counting::run(p("count")).await,
+        Bench::Fjthrput => fjthrput::run(p("actors"), p("messages")).await,
+        Bench::Fjcreate => fjcreate::run(p("actors")).await,
+        Bench::Concdict => concdict::run(p("workers"), p("messages"), p("write_pct")).await,
+        Bench::Concsll => {
+            let (workers, messages) = (p("workers"), p("messages"));
+            concsll::run(workers, messages, p("write_pct"), p("size_pct")).await
+        }
+        Bench::Bndbuffer => {
+            let (buffer, producers, consumers) = (p("buffer"), p("producers"), p("consumers"));
+            bndbuffer::run(buffer, producers, consumers, p("items"), p("cost")).await
+        }
+        Bench::Philosopher => philosopher::run(p("philosophers"), p("rounds")).await,
+        Bench::Barber => barber::run(p("haircuts"), p("room"), p("arrival"), p("cut")).await,
+        Bench::Cigsmok => cigsmok::run(p("rounds"), p("smokers")).await,
+        Bench::Logmap => logmap::run(p("terms"), p("series"), p("rate"), p("increment")).await,
+        Bench::Banking => banking::run(p("accounts"), p("transactions")).await,
     }
 }

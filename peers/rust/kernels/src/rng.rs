@@ -1,8 +1,13 @@
-//! A tiny pseudo-random generator (SplitMix64) for picking ping partners in `big`.
+//! A tiny pseudo-random generator (SplitMix64): `big`'s workers pick ping partners with
+//! it, and it is the one generator of the Savina benchmarks' contract.
 //!
-//! Each worker owns one, seeded from its index, so runs are reproducible and no two
-//! workers share state. Quality needs are modest: partners must be spread uniformly
-//! over a neighbourhood, which [`SplitMix64::below`] does without modulo bias.
+//! Each drawing actor owns one, seeded from its index, so runs are reproducible and no two
+//! actors share state. `big` needs partners spread uniformly over a neighbourhood, which
+//! [`SplitMix64::below`] does without modulo bias; the Savina benchmarks draw with
+//! [`SplitMix64::below_mod`], the contract's `below(n) = next() mod n`, which every
+//! implementation in every language computes alike.
+
+use crate::work::{GAMMA, mix};
 
 /// SplitMix64: a 64-bit state advanced by a constant, then mixed.
 #[derive(Clone, Debug)]
@@ -16,13 +21,28 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
-    /// The next 64 random bits.
+    /// The next 64 random bits (the contract's `next()`).
+    ///
+    /// ```
+    /// let mut rng = peer_kernels::rng::SplitMix64::new(1);
+    /// assert_eq!(rng.next_u64(), 10451216379200822465);
+    /// assert_eq!(rng.next_u64(), 13757245211066428519);
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.state = self.state.wrapping_add(GAMMA);
+        mix(self.state)
+    }
+
+    /// The contract's `below(n)`: `next() mod n` (`bound > 0`), slightly biased towards
+    /// small values when `bound` does not divide 2^64, and the same in every language.
+    ///
+    /// ```
+    /// let mut rng = peer_kernels::rng::SplitMix64::new(0);
+    /// assert_eq!(rng.below_mod(1000), 16294208416658607535 % 1000);
+    /// ```
+    pub fn below_mod(&mut self, bound: u64) -> u64 {
+        assert!(bound > 0, "below_mod(0)");
+        self.next_u64() % bound
     }
 
     /// A uniform value in `0..bound` (`bound > 0`), by rejection of the biased tail.

@@ -283,7 +283,8 @@ pub fn check_vectors(suite: &Suite, threads: &[u32]) {
 /// The bad-input cases: arguments and the exact stderr line each must produce.
 pub fn bad_input_cases() -> Vec<(Vec<&'static str>, String)> {
     let known = "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, mixed, \
-                 bang, serialmsg, pingpong, counting";
+                 bang, serialmsg, pingpong, counting, fjthrput, fjcreate, concdict, concsll, \
+                 bndbuffer, philosopher, barber, cigsmok, logmap, banking";
     vec![
         (
             vec![],
@@ -332,6 +333,26 @@ pub fn bad_input_cases() -> Vec<(Vec<&'static str>, String)> {
         (
             vec!["skynet", "size=1000", "div=7"],
             "error: skynet: size=1000 is not a power of div=7".into(),
+        ),
+        (
+            vec!["banking", "accounts=1"],
+            "error: banking: accounts=1 is out of range (2..=1000000)".into(),
+        ),
+        (
+            vec!["concdict", "write_pct=101"],
+            "error: concdict: write_pct=101 is out of range (0..=100)".into(),
+        ),
+        (
+            vec!["logmap", "rate=36001"],
+            "error: logmap: rate=36001 is out of range (0..=36000)".into(),
+        ),
+        (
+            vec!["bndbuffer", "buffer=0"],
+            "error: bndbuffer: buffer=0 is out of range (1..=1000000)".into(),
+        ),
+        (
+            vec!["philosopher", "rounds=x"],
+            "error: philosopher: rounds=x is not a non-negative integer".into(),
         ),
     ]
 }
