@@ -19,7 +19,7 @@ use anyhow::Result;
 use crate::changepoint::{self, ChangePoint};
 use crate::error::UsageError;
 use crate::metric::{self, Metric};
-use crate::output::{table, units};
+use crate::output::table;
 use crate::stats;
 use crate::store::{RunRecord, SessionRecord, Store};
 use crate::summary::Spread;
@@ -228,8 +228,8 @@ impl History {
                     p.session,
                     short(&p.commit),
                     (c.after / c.before - 1.0) * 100.0,
-                    units::seconds(c.before),
-                    units::seconds(c.after),
+                    self.metric.show(c.before),
+                    self.metric.show(c.after),
                     c.p,
                     prev.map_or(String::new(), |q| format!(
                         "; the commit before: {} (session {})",
@@ -273,12 +273,12 @@ impl History {
                 p.started_at.clone(),
                 short(&p.commit),
                 format!("{}/{}", p.ok, p.measured),
-                units::seconds(s.median),
+                self.metric.show(s.median),
                 if s.ci_low.is_finite() {
                     format!(
                         "{} - {}",
-                        units::seconds(s.ci_low),
-                        units::seconds(s.ci_high)
+                        self.metric.show(s.ci_low),
+                        self.metric.show(s.ci_high)
                     )
                 } else {
                     "-".into()
@@ -287,7 +287,11 @@ impl History {
                 if self.changes.iter().any(|c| c.at == i) {
                     "change point".into()
                 } else if p.ok > 0 && s.values.is_empty() {
-                    format!("no {} (use --metric wall)", self.metric.label())
+                    if self.metric.counter().is_some() {
+                        format!("no {} counts", self.metric.label())
+                    } else {
+                        format!("no {} (use --metric wall)", self.metric.label())
+                    }
                 } else {
                     String::new()
                 },

@@ -103,6 +103,15 @@ ALTER TABLE session ADD COLUMN load_after TEXT;
 ALTER TABLE session ADD COLUMN others_cpu REAL;
 ALTER TABLE session ADD COLUMN busy TEXT NOT NULL DEFAULT '';
 "#,
+    r#"
+ALTER TABLE session ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+CREATE TABLE run_counter (
+    run_id INTEGER NOT NULL REFERENCES run(id),
+    name TEXT NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
+"#,
 ];
 
 /// The same migrations in PostgreSQL's dialect, one for one: `INTEGER` is `BIGINT`,
@@ -206,5 +215,14 @@ ALTER TABLE session ADD COLUMN load_before TEXT NOT NULL DEFAULT '';
 ALTER TABLE session ADD COLUMN load_after TEXT;
 ALTER TABLE session ADD COLUMN others_cpu DOUBLE PRECISION;
 ALTER TABLE session ADD COLUMN busy TEXT NOT NULL DEFAULT '';
+"#,
+    r#"
+ALTER TABLE session ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+CREATE TABLE run_counter (
+    run_id BIGINT NOT NULL REFERENCES run(id),
+    name TEXT NOT NULL,
+    value DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
 "#,
 ];

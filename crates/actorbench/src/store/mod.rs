@@ -6,7 +6,7 @@
 //! numbered migrations in each dialect ([`migrations`]), and every command reads and
 //! writes through [`Store`], whose queries are written once for both ([`backend`]).
 //!
-//! Schema (version 4):
+//! Schema (version 5):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -37,6 +37,11 @@
 //!   `abandoned` marks a session whose harness died without ending it: whenever a store
 //!   is opened, each `running` session owned by a harness on this host that is gone is
 //!   marked so, its finished runs kept and its end set to the start of its last run.
+//! - Since version 5, `run_counter(run_id, name, value)` holds each run's event counts
+//!   ([`crate::counters`]: page faults, context switches, ... and, where a PMU is,
+//!   instructions and cycles; `callgrind-ir` for a `count` session), one row per counter
+//!   that could be read, and `session.kind` says what made the session: `run`, or
+//!   `count` ([`crate::count`]).
 //!
 //! Each run row is inserted in its own transaction as soon as the run finishes (commits
 //! are durable when the call returns), so a crash or Ctrl-C loses nothing that was
@@ -320,6 +325,9 @@ impl Store {
         if s.owner.is_empty() {
             s.owner = Owner::me().to_string();
         }
+        if s.kind.is_empty() {
+            s.kind = "run".into();
+        }
         s.status = "running".into();
         s.ended_at = None;
         self.insert_session(&s)
@@ -399,12 +407,30 @@ impl Store {
         Ok(())
     }
 
-    /// Inserts one run, committed before returning; returns its id.
+    /// Inserts one run with its counters, committed together before returning; returns
+    /// its id.
     pub fn insert_run(&self, r: &RunRecord) -> Result<i64> {
+        if r.counters.is_empty() {
+            return self.insert_run_in(r);
+        }
+        self.atomically(|s| s.insert_run_in(r))
+    }
+
+    /// [`Store::insert_run`] inside a transaction the caller holds (or none, when the run
+    /// has no counters).
+    fn insert_run_in(&self, r: &RunRecord) -> Result<i64> {
         let rows = self.query(&insert_sql("run", &RUN_COLUMNS[1..]), &run_values(r))?;
-        rows.first()
+        let id = rows
+            .first()
             .context("no id returned for the new run")?
-            .int(0)
+            .int(0)?;
+        for (name, value) in &r.counters {
+            self.execute(
+                "INSERT INTO run_counter (run_id, name, value) VALUES ($1, $2, $3)",
+                &[id.into(), name.into(), (*value).into()],
+            )?;
+        }
+        Ok(id)
     }
 
     /// Records, all at once, how many measured runs each cell got and why it stopped.
@@ -576,15 +602,32 @@ impl Store {
         )
     }
 
-    /// Runs matching `filter` (a WHERE and ORDER BY clause with `$n` parameters).
+    /// Runs matching `filter` (a WHERE and ORDER BY clause with `$n` parameters on the
+    /// `run` table), each with its counters.
     fn select_runs(&self, filter: &str, params: &[Value]) -> Result<Vec<RunRecord>> {
-        self.query(
-            &format!("{} {filter}", select_sql("run", RUN_COLUMNS)),
+        let mut runs: Vec<RunRecord> = self
+            .query(
+                &format!("{} {filter}", select_sql("run", RUN_COLUMNS)),
+                params,
+            )?
+            .iter()
+            .map(run_from_row)
+            .collect::<Result<_>>()?;
+        let counters = self.query(
+            &format!(
+                "SELECT run_counter.run_id, run_counter.name, run_counter.value
+                 FROM run_counter JOIN run ON run.id = run_counter.run_id {filter}"
+            ),
             params,
-        )?
-        .iter()
-        .map(run_from_row)
-        .collect()
+        )?;
+        let at: std::collections::HashMap<i64, usize> =
+            runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+        for row in &counters {
+            if let Some(&i) = at.get(&row.int(0)?) {
+                runs[i].counters.insert(row.text(1)?, row.real(2)?);
+            }
+        }
+        Ok(runs)
     }
 }
 
@@ -628,6 +671,7 @@ const SESSION_COLUMNS: &[&str] = &[
     "load_after",
     "others_cpu",
     "busy",
+    "kind",
 ];
 
 /// A session's values for every column but `id`.
@@ -654,6 +698,7 @@ fn session_values(s: &SessionRecord) -> Vec<Value> {
         (&s.load_after).into(),
         (&s.others_cpu).into(),
         (&s.busy).into(),
+        (&s.kind).into(),
     ]
 }
 
@@ -681,6 +726,7 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         load_after: r.opt_text(19)?,
         others_cpu: r.opt_real(20)?,
         busy: r.text(21)?,
+        kind: r.text(22)?,
     })
 }
 
@@ -804,6 +850,7 @@ fn run_from_row(r: &Row) -> Result<RunRecord> {
         stderr_bytes: r.int(33)?,
         stderr_tail: r.text(34)?,
         detail: r.text(35)?,
+        counters: Default::default(),
     })
 }
 

@@ -55,6 +55,9 @@ pub struct SessionRecord {
     /// Why the session counts as run on a busy machine (see
     /// [`crate::environment::busy_note`]); empty when it does not.
     pub busy: String,
+    /// What made it (schema 5): `run` (a measuring session), or `count` (instruction
+    /// counts under callgrind, [`crate::count`]). Empty means `run` when inserted.
+    pub kind: String,
 }
 
 /// An implementation as a session saw it.
@@ -154,6 +157,9 @@ pub struct RunRecord {
     pub stderr_tail: String,
     /// What went wrong, in words (failures only).
     pub detail: String,
+    /// Event counts over its process tree, by name (table `run_counter`, schema 5): see
+    /// [`crate::counters`]; a `count` session's runs hold `callgrind-ir`.
+    pub counters: std::collections::BTreeMap<String, f64>,
 }
 
 impl RunRecord {
