@@ -197,9 +197,8 @@ pub fn arm(pid: libc::pid_t) -> Armed {
                 .exclude_kernel(user_only);
             b.build()
         };
-        let denied = |e: &std::io::Error| {
-            matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM))
-        };
+        let denied =
+            |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM));
         let opened = match build(false) {
             Err(e) if denied(&e) => {
                 let r = build(true);

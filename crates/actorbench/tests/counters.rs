@@ -42,7 +42,10 @@ fn counters_are_stored_shown_and_compared() {
         let notes = stderr.matches("no hardware performance counters").count();
         // Said once per session (three runs), and only where there is no PMU.
         assert_eq!(notes, usize::from(!pmu), "{stderr}");
-        assert!(stdout.contains("faults") && stdout.contains("task-clock"), "{stdout}");
+        assert!(
+            stdout.contains("faults") && stdout.contains("task-clock"),
+            "{stdout}"
+        );
     }
 
     let out = fx.run(&["show", "--metric", "page-faults"]);
@@ -52,16 +55,29 @@ fn counters_are_stored_shown_and_compared() {
 
     let out = fx.run(&["compare", "1", "2", "--metric", "page-faults"]);
     let (stdout, stderr) = text(&out);
-    assert!(matches!(out.status.code(), Some(0 | 1)), "{stdout}\n{stderr}");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("page-faults"), "{stdout}");
 
-    let out = fx.run(&["history", "threadring", "--impl", "right", "--metric", "page-faults"]);
+    let out = fx.run(&[
+        "history",
+        "threadring",
+        "--impl",
+        "right",
+        "--metric",
+        "page-faults",
+    ]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stdout.contains("page-faults across 2 sessions"), "{stdout}");
 
     let store = Store::open_existing(&fx.db()).unwrap();
-    if store.runs(1).unwrap()[0].counters.contains_key("instructions") {
+    if store.runs(1).unwrap()[0]
+        .counters
+        .contains_key("instructions")
+    {
         return;
     }
     // Without a PMU there are no instruction counts to compare: refused, saying why.
