@@ -168,9 +168,10 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let data = store.load(&s)?;
     view.check(&data.runs)?;
     println!(
-        "session {} ({}): {} to {}, {} profile",
+        "session {} ({}{}): {} to {}, {} profile",
         s.id,
         s.status,
+        if s.kind == "count" { ", count" } else { "" },
         s.started_at,
         s.ended_at.as_deref().unwrap_or("?"),
         s.profile
@@ -214,7 +215,9 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
         );
     }
     println!();
-    if data.runs.is_empty() {
+    if s.kind == "count" {
+        print!("{}", crate::count::render(&data));
+    } else if data.runs.is_empty() {
         println!("no runs were recorded in this session");
     } else {
         if let Some(line) = repetitions_line(&data.session.settings) {
@@ -259,6 +262,13 @@ pub fn report(
             "session {} has no runs: nothing to report (status: {})",
             s.id,
             s.status
+        );
+    }
+    if s.kind == "count" {
+        crate::usage!(
+            "session {} holds instruction counts (kind count), not timings: see `actorbench show {}`",
+            s.id,
+            s.id
         );
     }
     let dir = out.unwrap_or_else(|| default_report_dir(store));

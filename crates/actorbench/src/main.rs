@@ -142,6 +142,17 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
     },
+    /// Count the instructions per unit of work (hop, message, actor) of a native
+    /// implementation under callgrind, at two sizes; stored as a session of kind `count`.
+    Count(Box<InstrumentArgs>),
+    /// Record one run with `perf record -g` and write its flame graph (SVG).
+    Profile {
+        #[command(flatten)]
+        args: Box<InstrumentArgs>,
+        /// The SVG file (default: profiles/BENCH-IMPL-Kc.svg in the report directory).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
         #[command(subcommand)]
@@ -160,6 +171,31 @@ enum PeersAction {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// The flags of `count` and `profile`: one implementation on one benchmark.
+#[derive(clap::Args)]
+struct InstrumentArgs {
+    /// Benchmark.
+    bench: String,
+    /// Implementation.
+    #[arg(long = "impl", value_name = "IMPL")]
+    implementation: String,
+    /// Parameter profile (for `count`, the smaller of the two sizes).
+    #[arg(long, value_enum, default_value_t = Profile::Quick)]
+    profile: Profile,
+    /// Override a parameter: `key=value`. Repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// CPUs to pin to and threads to ask for.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    cores: usize,
+    /// Seconds the run may take (it runs far slower under callgrind).
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Do not run the build command; use the program as it is.
+    #[arg(long)]
+    no_build: bool,
 }
 
 #[derive(clap::Args)]
@@ -379,6 +415,31 @@ fn main() -> ExitCode {
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
+        }
+        Command::Count(a) => actorbench::count::run(&actorbench::count::CountOptions {
+            suite: cli.suite,
+            db: cli.db,
+            bench: a.bench,
+            implementation: a.implementation,
+            profile: a.profile,
+            params: a.params,
+            cores: a.cores,
+            timeout: a.timeout,
+            no_build: a.no_build,
+        }),
+        Command::Profile { args: a, out } => {
+            actorbench::profile::run(&actorbench::profile::ProfileOptions {
+                suite: cli.suite,
+                db: cli.db,
+                bench: a.bench,
+                implementation: a.implementation,
+                profile: a.profile,
+                params: a.params,
+                cores: a.cores,
+                timeout: a.timeout,
+                out,
+                no_build: a.no_build,
+            })
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
