@@ -408,6 +408,38 @@ impl ChildEnd {
     }
 }
 
+/// What the runs' counters cover, in a sentence for the report.
+pub fn coverage(runs: &[crate::store::RunRecord]) -> String {
+    let has = |c: Counter| runs.iter().any(|r| r.counters.contains_key(c.name()));
+    let names = |hw: bool| {
+        ALL.iter()
+            .filter(|c| c.hardware() == hw)
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (
+        ALL.iter().any(|&c| has(c) && !c.hardware()),
+        ALL.iter().any(|&c| has(c) && c.hardware()),
+    ) {
+        (_, true) => format!(
+            "software ({}) and hardware ({}) events, counted over each run's process tree with perf_event_open",
+            names(false),
+            names(true)
+        ),
+        (true, false) => format!(
+            "software events ({}) over each run's process tree; no hardware events: this \
+             machine has no performance monitoring unit (PMU), or its counters could not be \
+             opened, so {} were not counted",
+            names(false),
+            names(true)
+        ),
+        (false, false) => "none: the runs were stored before the harness read event counters, or \
+             perf_event_open was not permitted (see /proc/sys/kernel/perf_event_paranoid)"
+            .into(),
+    }
+}
+
 /// Refuses a counter `metric` for sessions that have successful runs but no value of it:
 /// a session stored before counters were read, or one whose machine had no PMU (for
 /// the hardware counters). Time metrics always pass.
