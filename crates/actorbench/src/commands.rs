@@ -125,7 +125,11 @@ pub fn list(store: &Store) -> Result<i32> {
             } else {
                 format!("{} (busy)", s.status)
             },
-            s.profile.clone(),
+            if s.kind == "count" {
+                format!("{} (count)", s.profile)
+            } else {
+                s.profile.clone()
+            },
             runs.to_string(),
             failed.to_string(),
             impls.join(", "),

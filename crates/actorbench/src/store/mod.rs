@@ -1011,6 +1011,59 @@ mod tests {
     }
 
     #[test]
+    fn a_version_4_file_gains_counters_and_kinds_and_both_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for m in &MIGRATIONS[..4] {
+            conn.execute_batch(m).unwrap();
+        }
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1), (2), (3), (4);
+             INSERT INTO session (started_at, status, git_commit, host_cpu, host_cores, host_memory_bytes,
+                host_kernel, command_line, profile, settings, suite_path, uid)
+                VALUES ('t', 'complete', '', '', 1, 0, '', '', 'quick', '{}', '', 'abc');
+             INSERT INTO run (session_id, seq, implementation, bench, params, cores, rep, warmup, started_at,
+                command, status, wall_s, user_s, sys_s, cpu_util, max_rss_bytes, voluntary_switches,
+                involuntary_switches, stdout_bytes, stderr_bytes, stderr_tail, detail)
+                VALUES (1, 0, 'old', 'b', 'n=1', 1, 0, 0, 't', 'c', 'ok', 0.5, 0.4, 0.1, 1.0, 0, 0, 0, 0, 0, '', '');",
+        )
+        .unwrap();
+        drop(conn);
+        let s = Store::open_existing(&path).unwrap();
+        assert_eq!(s.version().unwrap(), SCHEMA_VERSION);
+        let old = s.session(1).unwrap().unwrap();
+        assert_eq!(old.kind, "run");
+        assert!(s.runs(1).unwrap()[0].counters.is_empty());
+        let id = s
+            .begin_session(&SessionRecord {
+                kind: "count".into(),
+                ..Default::default()
+            })
+            .unwrap();
+        let counters: std::collections::BTreeMap<String, f64> =
+            [("page-faults".into(), 1234.0), ("task-clock".into(), 0.25)].into();
+        for seq in 0..2 {
+            s.insert_run(&RunRecord {
+                session_id: id,
+                seq,
+                status: "ok".into(),
+                counters: counters.clone(),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        assert_eq!(s.session(id).unwrap().unwrap().kind, "count");
+        let back = s.runs(id).unwrap();
+        assert_eq!(back.len(), 2);
+        assert!(back.iter().all(|r| r.counters == counters));
+        // A new session without a kind is a run.
+        let plain = s.begin_session(&SessionRecord::default()).unwrap();
+        assert_eq!(s.session(plain).unwrap().unwrap().kind, "run");
+    }
+
+    #[test]
     fn redacts_passwords() {
         assert_eq!(
             redact("postgres://u:pw@h:5432/db?sslmode=off"),
