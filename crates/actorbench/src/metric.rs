@@ -99,7 +99,7 @@ impl Metric {
     /// ```
     /// use actorbench::metric::Metric;
     /// assert_eq!(Metric::Wall.show(0.5), "500.0 ms");
-    /// assert_eq!(Metric::PageFaults.show(1500.0), "1.5k");
+    /// assert_eq!(Metric::PageFaults.show(15_000.0), "15.0k");
     /// ```
     pub fn show(self, v: f64) -> String {
         if self.is_time() {
