@@ -290,7 +290,7 @@ pub fn print_tables(data: &crate::store::SessionData, view: &View) {
         println!("note: {note}");
     }
     println!(
-        "ratios, 95% intervals (bootstrap of the median, seeded) and CV on {} (--metric work|wall|cpu); \
+        "ratios, 95% intervals (bootstrap of the median, seeded) and CV on {} (--metric work|wall|cpu or an event counter); \
          start-up = wall - work",
         m.label()
     );

@@ -135,8 +135,9 @@ enum Command {
         /// Cores (default: the newest session's highest count).
         #[arg(long, value_name = "K")]
         cores: Option<i64>,
-        /// The time shown (default: work; wall for sessions without work times).
-        #[arg(long, value_enum, value_name = "work|wall|cpu")]
+        /// The time or event counter shown (default: work; wall for sessions without
+        /// work times).
+        #[arg(long, value_enum, value_name = "METRIC")]
         metric: Option<Metric>,
         /// Also write the time series as an SVG file.
         #[arg(long, value_name = "FILE")]
@@ -287,9 +288,10 @@ struct RunArgs {
 #[derive(clap::Args)]
 struct ViewArgs {
     /// The time ratios, geometric means and the gate use: the program's work time
-    /// (seconds=, start-up left out), the process's wall time, or its CPU time. Default:
-    /// work (wall for a session stored before work times were recorded).
-    #[arg(long, value_enum, value_name = "work|wall|cpu")]
+    /// (seconds=, start-up left out), the process's wall time, its CPU time, or an
+    /// event counter (page-faults, context-switches, ...). Default: work (wall for a
+    /// session stored before work times were recorded).
+    #[arg(long, value_enum, value_name = "METRIC")]
     metric: Option<Metric>,
     /// Give ratios against this implementation's cell at the same core count instead of
     /// against the fastest cell.
