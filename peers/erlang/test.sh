@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the suite and its EUnit tests, then runs them from the repository
-# root (VECTORS overrides the default ../shared/spec/vectors.tsv).
+# root (VECTORS overrides the default docs/vectors.tsv).
 # Needs Debian's erlang-base, erlang-dev and erlang-eunit.
 set -e
 cd "$(dirname "$0")/../.."

@@ -1,4 +1,4 @@
-// Command-line parsing and validation, to the letter of notes/peer-contract.md.
+// Command-line parsing and validation, to the letter of docs/benchmarks.md ("Bad input and failures").
 //
 // Invocation is `footlights-peer-go BENCH [NAME=VALUE ...]`. Each benchmark file
 // declares its parameters (name, quick default, inclusive range) in a benchmark value;
@@ -45,7 +45,7 @@ type benchmark struct {
 	run    func(values) (outcome, error)
 }
 
-// benchmarks lists the contract's twelve benchmarks, in the contract's order.
+// benchmarks lists the contract's benchmarks, in the contract's order.
 var benchmarks = []*benchmark{
 	&threadringBench,
 	&chameneosBench,
@@ -59,6 +59,16 @@ var benchmarks = []*benchmark{
 	&serialmsgBench,
 	&pingpongBench,
 	&countingBench,
+	&fjthrputBench,
+	&fjcreateBench,
+	&concdictBench,
+	&concsllBench,
+	&bndbufferBench,
+	&philosopherBench,
+	&barberBench,
+	&cigsmokBench,
+	&logmapBench,
+	&bankingBench,
 }
 
 // usageError is bad input: the message is the contract's stderr line without "error: ".

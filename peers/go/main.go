@@ -1,5 +1,5 @@
 // Command footlights-peer-go is the Go peer of the footlights actor benchmark suite: the
-// twelve benchmarks of shared/spec/benchmarks.md written the way Go programmers write
+// benchmarks of docs/benchmarks.md written the way Go programmers write
 // actors. An actor is a goroutine, its mailbox is a channel, messages are typed structs
 // sent on channels, and a reply travels over a channel carried in the request.
 //

@@ -86,3 +86,52 @@ func TestBadInputExits2(t *testing.T) {
 			status, stdout, stderr, want)
 	}
 }
+
+// TestSavinaProgramsAsTheHarnessRunsThem runs each of the ten Savina benchmarks as a
+// process at 1 and 2 threads on a small case, and feeds each a bad value: the result
+// line carries the oracle's check, and bad input exits 2 with one stderr line that
+// names the benchmark, the parameter and the value.
+func TestSavinaProgramsAsTheHarnessRunsThem(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		check string
+		bad   string // an argument out of range
+		want  string // its stderr line
+	}{
+		{[]string{"fjthrput", "actors=3", "messages=5"}, "15:9541978460438545511",
+			"actors=0", "error: fjthrput: actors=0 is out of range (1..=100000)\n"},
+		{[]string{"fjcreate", "actors=10"}, "10:7438657777315996608",
+			"actors=10000001", "error: fjcreate: actors=10000001 is out of range (1..=10000000)\n"},
+		{[]string{"concdict", "workers=2", "messages=50", "write_pct=100"}, "100:98:233176387078928:0",
+			"write_pct=101", "error: concdict: write_pct=101 is out of range (0..=100)\n"},
+		{[]string{"concsll", "workers=1", "messages=20", "write_pct=50", "size_pct=10"}, "20:9:36599:0",
+			"size_pct=x", "error: concsll: size_pct=x is not a non-negative integer\n"},
+		{[]string{"bndbuffer", "buffer=2", "producers=3", "consumers=2", "items=10", "cost=3"}, "30:14693027747183956667",
+			"buffer=0", "error: bndbuffer: buffer=0 is out of range (1..=1000000)\n"},
+		{[]string{"philosopher", "philosophers=2", "rounds=10"}, "20",
+			"philosophers=0", "error: philosopher: philosophers=0 is out of range (1..=10000)\n"},
+		{[]string{"barber", "haircuts=10", "room=1", "arrival=5", "cut=50"}, "10:1351256199984715530",
+			"room=0", "error: barber: room=0 is out of range (1..=1000000)\n"},
+		{[]string{"cigsmok", "rounds=10", "smokers=3"}, "20:7265486000446837202",
+			"smokers=0", "error: cigsmok: smokers=0 is out of range (1..=100000)\n"},
+		{[]string{"logmap", "terms=100", "series=2", "rate=36000", "increment=40"}, "556817300049",
+			"rate=36001", "error: logmap: rate=36001 is out of range (0..=36000)\n"},
+		{[]string{"banking", "accounts=3", "transactions=20"}, "20:6004220",
+			"accounts=1", "error: banking: accounts=1 is out of range (2..=1000000)\n"},
+	} {
+		for _, threads := range []int{1, 2} {
+			status, stdout, stderr := runProgram(t, threads, c.args...)
+			prefix := "result bench=" + c.args[0] + " check=" + c.check + " seconds="
+			if status != 0 || stderr != "" || !strings.HasPrefix(stdout, prefix) ||
+				strings.Count(stdout, "\n") != 1 {
+				t.Errorf("GOMAXPROCS=%d %q: exit %d, stdout %q, stderr %q; want one line %s...",
+					threads, c.args, status, stdout, stderr, prefix)
+			}
+		}
+		status, stdout, stderr := runProgram(t, 1, c.args[0], c.bad)
+		if status != 2 || stdout != "" || stderr != c.want {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want exit 2, stderr %q",
+				c.args[0], c.bad, status, stdout, stderr, c.want)
+		}
+	}
+}

@@ -1,12 +1,11 @@
-// Tests of the Go peer against the shared contract.
+// Tests of the Go peer against the benchmark contract (docs/benchmarks.md).
 //
-// TestVectors runs every line of shared/spec/vectors.tsv in this process, through the
-// same argument parsing as the program, compares the check, and then waits for every
-// goroutine the run started to end (actors must finish, not leak). The file is read from
-// ../../../shared/spec/vectors.tsv (the shared directory sits beside the repository
-// checkout), or from the path in the VECTORS environment variable. TestBadInput feeds
-// the malformed command lines of notes/peer-contract.md to parseArgs and compares the
-// error lines word for word.
+// TestVectors runs every line of the repository's docs/vectors.tsv in this process,
+// through the same argument parsing as the program, compares the check, and then waits
+// for every goroutine the run started to end (actors must finish, not leak). The file is
+// read from ../../docs/vectors.tsv (relative to peers/go), or from the path in the
+// VECTORS environment variable. TestBadInput feeds the malformed command lines of the
+// contract's "Bad input" table to parseArgs and compares the error lines word for word.
 package main
 
 import (
@@ -27,7 +26,7 @@ func vectorsPath() string {
 	if p := os.Getenv("VECTORS"); p != "" {
 		return p
 	}
-	return "../../../shared/spec/vectors.tsv"
+	return "../../docs/vectors.tsv"
 }
 
 func TestVectors(t *testing.T) {
@@ -137,7 +136,8 @@ func checkCounts(t *testing.T, out outcome, creatures int) {
 }
 
 func TestBadInput(t *testing.T) {
-	known := "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, mixed, bang, serialmsg, pingpong, counting"
+	known := "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, mixed, bang, serialmsg, pingpong, counting, " +
+		"fjthrput, fjcreate, concdict, concsll, bndbuffer, philosopher, barber, cigsmok, logmap, banking"
 	cases := []struct {
 		args []string
 		want string // "" for input that is valid

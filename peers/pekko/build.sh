@@ -8,7 +8,9 @@
 #      -XX:ArchiveClassesAtExit writes them out when that JVM exits. A measured run maps
 #      the archive (-XX:SharedArchiveFile) instead of finding, parsing and verifying
 #      about 1,600 classes again, which saves a quarter of Pekko's work time at the quick
-#      parameters (peers/README.md, "Pekko: tuning, measured").
+#      parameters (peers/README.md, "Pekko: tuning, measured"). The training run's output,
+#      with the JVM's warnings about classes it cannot archive (reflection accessors it
+#      generated during the run), goes to target/train.log.
 #   3. A check that `java` maps the archive with the jar's class path (-Xshare:on exits 1
 #      when it cannot; the suite's bad-input exit 2 means it could).
 #
@@ -24,7 +26,7 @@ jsa=peers/pekko/target/pekko-suite.jsa
 
 mvn -q -B -f peers/pekko/pom.xml package -DskipTests
 rm -f "$jsa"
-if ! "$java" -XX:ArchiveClassesAtExit="$jsa" -cp "$jar" footlights.peers.pekko.Train 2>peers/pekko/target/train.log; then
+if ! "$java" -XX:ArchiveClassesAtExit="$jsa" -cp "$jar" footlights.peers.pekko.Train >peers/pekko/target/train.log 2>&1; then
     cat peers/pekko/target/train.log >&2
     echo "error: pekko: the training run of the class-data archive failed (above)" >&2
     exit 1

@@ -17,6 +17,7 @@ fn spec(counters: bool) -> Spec {
     Spec {
         argv: vec!["true".into()],
         env: Vec::new(),
+        env_remove: Vec::new(),
         cwd: std::env::temp_dir(),
         cpus: None,
         timeout: Duration::from_secs(10),

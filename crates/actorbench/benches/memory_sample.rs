@@ -5,7 +5,7 @@
 //! iteration is one `GroupRss::sample`, which includes, every tenth time, the `/proc`
 //! scan for new members, so the mean is the cost per sample averaged the way a run pays
 //! it. At one sample per `memory::PERIOD` (100 ms), the watchdog's share of a CPU is ten
-//! times the mean per second. The figure goes in `docs/performance.md`.
+//! times the mean per second. The figure is in `docs/experiments/2026-11-23-memory-watchdog.md`.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 

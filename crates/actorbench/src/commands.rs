@@ -166,6 +166,18 @@ pub fn environment_line(s: &crate::store::SessionRecord) -> Option<String> {
     ))
 }
 
+/// The machine settings a session recorded (transparent huge pages, CPU boost, cgroup
+/// CPU quota; see [`crate::machine`]), on one line; `None` before schema 5.
+pub fn machine_line(s: &crate::store::SessionRecord) -> Option<String> {
+    if s.thp.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "machine: transparent huge pages {}, CPU boost {}, cgroup CPU quota {}",
+        s.thp, s.cpu_boost, s.cgroup_cpu
+    ))
+}
+
 /// `actorbench show [SESSION]`: the session's header and tables again.
 pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let s = store.resolve_session(session)?;
@@ -192,6 +204,12 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     if let Some(line) = environment_line(&s) {
         println!("{line}");
     }
+    if let Some(line) = machine_line(&s) {
+        println!("{line}");
+    }
+    if let Some(line) = crate::knobs::note(&s.env_mode, &s.env_knobs) {
+        println!("{line}");
+    }
     if !s.busy.is_empty() {
         println!("busy machine: {}; its figures may be noisy", s.busy);
     }
@@ -206,6 +224,9 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
             if !i.env.is_empty() {
                 extra.push_str(&format!(" with {}", i.env));
             }
+        }
+        if !i.binary_sha256.is_empty() {
+            extra.push_str(&format!("; sha256 {}", i.binary_sha256));
         }
         println!(
             "  {} ({}): {}{extra}",
@@ -290,7 +311,9 @@ pub fn print_tables(data: &crate::store::SessionData, view: &View) {
         println!("note: {note}");
     }
     println!(
-        "ratios, 95% intervals (bootstrap of the median, seeded) and CV on {} (--metric work|wall|cpu or an event counter); \
+        "ratios, intervals (of the median: order statistics, 95% from 6 runs, the range with its \
+         coverage below; of ratios: seeded bootstrap) and CV on {} (--metric work|wall|cpu or an \
+         event counter); \
          start-up = wall - work",
         m.label()
     );

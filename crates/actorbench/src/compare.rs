@@ -4,10 +4,15 @@
 //! sessions and judged on one time (`--metric`, work time by default); the change of the
 //! process's wall time is shown beside it. The rules, in the order they apply:
 //!
-//! 1. **Comparable sessions.** Sessions measured on different hosts (CPU model, cores,
-//!    memory, kernel), with different profiles, or with different toolchain versions of an
-//!    implementation both ran are refused (exit 2) unless `--allow-mismatch`, which prints
-//!    each difference.
+//! 1. **Comparable sessions.** A session that did not finish (`interrupted`,
+//!    `abandoned`, or still `running`) is refused (exit 2) unless `--allow-incomplete`:
+//!    its unmeasured cells would pass as "only in B" or "fixed". Sessions measured on
+//!    different hosts (CPU model, cores, memory, kernel), with different profiles, CPU
+//!    governors, SMT, busy verdicts, transparent huge pages, CPU boost, cgroup CPU quota
+//!    or runtime knobs (each only when both sessions recorded it), or with different
+//!    toolchain versions of an implementation both ran are refused (exit 2) unless
+//!    `--allow-mismatch`, which prints each difference. `--impl a,b` restricts the
+//!    comparison, and so Holm's family, to those implementations' cells.
 //! 2. **Failures.** A cell that passed in A (successful runs and no failed one) and has a
 //!    failed run in B, or that has successful runs in A and none in B, is *broken*. A cell
 //!    with successful runs in A that B does not have at all is *missing in B*. Both fail
@@ -22,7 +27,13 @@
 //!    a ratio, and a t-test has power with few runs) or the Mann-Whitney U test (no
 //!    assumption about the distribution, but with 5 runs a side it can never go below
 //!    p = 0.008). The p-values of all tested cells are adjusted together with Holm's
-//!    method, so testing 190 cells does not flag several by chance.
+//!    method, so testing 190 cells does not flag several by chance. Each tested cell
+//!    also gets the smallest regression it could have detected ([`detectable`]): the
+//!    least slowdown of B (B's runs, rescaled) that its test would flag at `alpha / m`,
+//!    the level Holm's first step gives a lone regression among `m` tested cells, and no
+//!    less than the threshold. When the smallest p-value Mann-Whitney can give with a
+//!    cell's real run counts, times `m`, is not below alpha, the output says that no
+//!    lone regression there could be flagged.
 //! 5. **The verdict.** A tested cell is a *regression* when its median got worse by more
 //!    than `--threshold` percent, the test points the same way and its adjusted p is below
 //!    `--alpha`; an *improvement* in the mirror case; otherwise *unchanged*.
@@ -30,7 +41,8 @@
 //! Exit status: 0 when no cell failed the gate, 1 when one did (a regression, a broken or
 //! missing cell, too few runs), 2 for bad input (including incomparable sessions), 3 for a
 //! store or I/O error. `--format markdown` writes a pull-request comment: the verdict, the
-//! failing cells, and every cell in a fold.
+//! failing cells, and every cell in a fold; `--format json` (or `--json`) one JSON object
+//! for CI bots, with every cell's figures and verdict.
 
 use std::fmt::Write;
 
@@ -53,6 +65,8 @@ pub enum CompareFormat {
     Text,
     /// A Markdown comment fit for a pull request.
     Markdown,
+    /// One JSON object, for CI bots.
+    Json,
 }
 
 /// The statistical test of a cell.
@@ -76,7 +90,7 @@ impl Test {
 }
 
 /// Everything `compare` takes besides the two sessions.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `--metric` (`None`: work time, or wall for sessions without work times).
     pub metric: Option<Metric>,
@@ -88,6 +102,10 @@ pub struct Options {
     pub test: Test,
     /// `--allow-mismatch`: compare sessions measured differently.
     pub allow_mismatch: bool,
+    /// `--allow-incomplete`: compare a session that did not finish.
+    pub allow_incomplete: bool,
+    /// `--impl`: compare only these implementations' cells (empty: all).
+    pub implementations: Vec<String>,
     /// `--format`.
     pub format: CompareFormat,
 }
@@ -100,6 +118,8 @@ impl Default for Options {
             alpha: 0.05,
             test: Test::Welch,
             allow_mismatch: false,
+            allow_incomplete: false,
+            implementations: Vec::new(),
             format: CompareFormat::Text,
         }
     }
@@ -186,6 +206,9 @@ pub struct Change {
     pub p: Option<f64>,
     /// The p-value after Holm's adjustment over every tested cell.
     pub p_holm: Option<f64>,
+    /// The smallest B / A its test could have flagged as a regression, alone among the
+    /// tested cells (see [`detectable`]); infinite when none could be, NaN when untested.
+    pub detectable: f64,
     /// The verdict.
     pub verdict: Verdict,
     /// Why, for a verdict that needs a reason.
@@ -243,11 +266,120 @@ pub fn mismatches(a: &SessionData, b: &SessionData) -> Vec<String> {
             );
         }
     }
+    // What older sessions did not record is compared only when both have it.
+    let mut recorded = |what: &str, x: &str, y: &str| {
+        if !x.is_empty() && !y.is_empty() && x != y {
+            out.push(format!("{what}: {x} in A, {y} in B"));
+        }
+    };
+    recorded("CPU governor", &sa.cpu_governor, &sb.cpu_governor);
+    recorded("SMT", &sa.smt, &sb.smt);
+    let busy = |s: &crate::store::SessionRecord| {
+        if s.harness_version.is_empty() {
+            String::new()
+        } else if s.busy.is_empty() {
+            "quiet".to_string()
+        } else {
+            "busy".to_string()
+        }
+    };
+    recorded("machine", &busy(sa), &busy(sb));
+    recorded("transparent huge pages", &sa.thp, &sb.thp);
+    recorded("CPU boost", &sa.cpu_boost, &sb.cpu_boost);
+    recorded("cgroup CPU quota", &sa.cgroup_cpu, &sb.cgroup_cpu);
+    let knobs = |s: &crate::store::SessionRecord| match (s.env_mode.as_str(), s.env_knobs.as_str())
+    {
+        ("", _) => String::new(),
+        ("inherit", k) if !k.is_empty() => format!("inherited {k}"),
+        _ => "none inherited".to_string(),
+    };
+    recorded("runtime knobs", &knobs(sa), &knobs(sb));
     out
 }
 
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The smallest B / A the test would flag at level `level` (a two-sided p below it, the
+/// change pointing the same way), were B's runs those of `b` rescaled to the median of
+/// `a` times that ratio: the cell's own spread on both sides, shifted. Welch's test on
+/// logs has it in closed form (the critical t times the standard error of the difference
+/// of mean logs); for Mann-Whitney the p-value changes only where a rescaled B run
+/// crosses an A run, so those ratios are searched. Infinite when no shift could be
+/// flagged (too few runs for the level), NaN without two runs a side.
+///
+/// ```
+/// use actorbench::compare::{detectable, Test};
+/// let a = [1.0, 1.01, 0.99, 1.02, 0.98];
+/// let r = detectable(&a, &a, Test::Welch, 0.05);
+/// assert!(r > 1.01 && r < 1.05, "{r}");
+/// // Mann-Whitney with 5 runs a side can never reach p < 0.005.
+/// assert_eq!(detectable(&a, &a, Test::MannWhitney, 0.005), f64::INFINITY);
+/// ```
+pub fn detectable(a: &[f64], b: &[f64], test: Test, level: f64) -> f64 {
+    if a.len() < 2 || b.len() < 2 {
+        return f64::NAN;
+    }
+    match test {
+        Test::Welch => {
+            use statrs::distribution::{ContinuousCDF, StudentsT};
+            let ln = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<f64>>();
+            let (la, lb) = (ln(a), ln(b));
+            let (va, vb) = (
+                stats::variance(&la) / la.len() as f64,
+                stats::variance(&lb) / lb.len() as f64,
+            );
+            let se2 = va + vb;
+            if se2 <= 0.0 {
+                // No spread at all: any change is flagged.
+                return 1.0;
+            }
+            let df =
+                se2 * se2 / (va * va / (la.len() - 1) as f64 + vb * vb / (lb.len() - 1) as f64);
+            let Ok(dist) = StudentsT::new(0.0, 1.0, df) else {
+                return f64::INFINITY;
+            };
+            // Shifting B's logs moves the difference of means one for one; the spread stays.
+            let gap = stats::mean(&lb) - stats::mean(&la);
+            let needed = dist.inverse_cdf(1.0 - level / 2.0) * se2.sqrt();
+            // B rescaled to A's median times r: its mean log moves to mean(la) + ln r plus
+            // the gap between B's mean log and its median's log.
+            let offset = gap - (stats::median(b).ln() - stats::median(a).ln());
+            (needed - offset).exp()
+        }
+        Test::MannWhitney => {
+            if stats::mann_whitney_min_p(a.len(), b.len()) >= level {
+                return f64::INFINITY;
+            }
+            let scale = stats::median(a) / stats::median(b);
+            let base: Vec<f64> = b.iter().map(|y| y * scale).collect();
+            let flags = |r: f64| {
+                let shifted: Vec<f64> = base.iter().map(|y| y * r).collect();
+                stats::mann_whitney(a, &shifted)
+                    .is_some_and(|m| m.p < level && m.u < (a.len() * b.len()) as f64 / 2.0)
+            };
+            // Candidate ratios: where a rescaled B run passes an A run, just beyond it.
+            let mut candidates: Vec<f64> = a
+                .iter()
+                .flat_map(|x| base.iter().map(move |y| x / y * (1.0 + 1e-9)))
+                .filter(|r| *r >= 1.0)
+                .collect();
+            candidates.sort_by(f64::total_cmp);
+            candidates.dedup();
+            // Flagging grows with the ratio: find the first candidate that is flagged.
+            let (mut lo, mut hi) = (0usize, candidates.len());
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if flags(candidates[mid]) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            candidates.get(lo).copied().unwrap_or(f64::INFINITY)
+        }
+    }
 }
 
 /// Compares two loaded sessions on `metric`, cell by cell (see the module docs).
@@ -264,7 +396,13 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
         .flat_map(|g| g.cells)
         .collect()
     };
-    let (ca, cb) = (cells(a), cells(b));
+    let chosen = |c: &CellSummary| {
+        opts.implementations.is_empty() || opts.implementations.contains(&c.implementation)
+    };
+    let (ca, cb): (Vec<CellSummary>, Vec<CellSummary>) = (
+        cells(a).into_iter().filter(chosen).collect(),
+        cells(b).into_iter().filter(chosen).collect(),
+    );
     let same = |x: &CellSummary, y: &CellSummary| {
         x.bench == y.bench
             && x.params == y.params
@@ -290,11 +428,14 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
         },
         p: None,
         p_holm: None,
+        detectable: f64::NAN,
         verdict: Verdict::Unchanged,
         why: String::new(),
     };
     // Each tested cell's p-value and the direction its test points (> 0: B is slower).
     let mut tested: Vec<(usize, f64, f64)> = Vec::new();
+    // Each cell's times on A and B, by its index in `out` (empty when not tested).
+    let mut samples: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     let mut out = Vec::new();
     for x in &ca {
         let y = cb.iter().find(|y| same(x, y));
@@ -356,14 +497,19 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
                 c.p = Some(p);
                 c.ratio_ci = stats::bootstrap_ratio(xb, xa);
                 tested.push((out.len(), p, direction));
+                samples.resize(out.len(), (Vec::new(), Vec::new()));
+                samples.push((xa.clone(), xb.clone()));
             }
         }
         out.push(c);
     }
     let adjusted = stats::holm(&tested.iter().map(|t| t.1).collect::<Vec<f64>>());
+    let level = opts.alpha / tested.len().max(1) as f64;
     for (&(i, _, direction), &adj) in tested.iter().zip(&adjusted) {
         let c = &mut out[i];
         c.p_holm = Some(adj);
+        let (xa, xb) = &samples[i];
+        c.detectable = detectable(xa, xb, opts.test, level).max(1.0 + t);
         let significant = adj < opts.alpha;
         c.verdict = if significant && c.ratio > 1.0 + t && direction > 0.0 {
             Verdict::Regression
@@ -404,6 +550,35 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
         Ok(d)
     };
     let (da, db) = (load(a)?, load(b)?);
+    let mut notes: Vec<String> = Vec::new();
+    for (side, d) in [("A", &da), ("B", &db)] {
+        let s = &d.session;
+        if s.status == "complete" {
+            continue;
+        }
+        if !opts.allow_incomplete {
+            crate::usage!(
+                "session {} ({side}) is {}, not complete: its unmeasured cells would pass as \
+                 missing or fixed; compare two finished sessions (or pass --allow-incomplete)",
+                s.id,
+                s.status
+            );
+        }
+        notes.push(format!(
+            "incomplete: session {} ({side}) is {}; it holds only the runs that finished",
+            s.id, s.status
+        ));
+    }
+    for name in &opts.implementations {
+        let known = |d: &SessionData| d.runs.iter().any(|r| &r.implementation == name);
+        if !known(&da) && !known(&db) {
+            crate::usage!(
+                "--impl {name}: neither session {} nor session {} ran it",
+                da.session.id,
+                db.session.id
+            );
+        }
+    }
     let mismatched = mismatches(&da, &db);
     if !mismatched.is_empty() && !opts.allow_mismatch {
         crate::usage!(
@@ -461,25 +636,46 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
         plural(improvements, "improvement"),
         plural(other, "other failure"),
     );
+    let family = if opts.implementations.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} only)", opts.implementations.join(", "))
+    };
     let rule = format!(
-        "Medians and change on {} (wall change: the whole process); a regression is more than {}% slower with p < {} after Holm's correction over the {} tested; {}.",
+        "Medians and change on {} (wall change: the whole process); a regression is more than {}% slower with p < {} after Holm's correction over the {} tested{family}; {}; detectable: the smallest regression each tested cell could have flagged alone.",
         metric.label(),
         opts.threshold_pct,
         opts.alpha,
         plural(tested, "cell"),
         opts.test.label()
     );
-    let mut notes: Vec<String> = mismatched
-        .iter()
-        .map(|m| format!("mismatch: {m}"))
-        .collect();
+    notes.extend(mismatched.iter().map(|m| format!("mismatch: {m}")));
     notes.extend(note.map(|n| format!("note: {n}")));
     if opts.test == Test::MannWhitney && tested > 1 {
-        let floor = stats::mann_whitney_min_p(5, 5) * tested as f64;
-        if floor >= opts.alpha {
+        // From the real run counts: can a lone regression in a cell reach alpha / m?
+        let mut blind: Vec<(usize, usize, f64)> = Vec::new();
+        for c in ch.iter().filter(|c| c.p_holm.is_some()) {
+            let min_p = stats::mann_whitney_min_p(c.n_a, c.n_b);
+            if min_p * tested as f64 >= opts.alpha
+                && !blind.iter().any(|b| (b.0, b.1) == (c.n_a, c.n_b))
+            {
+                blind.push((c.n_a, c.n_b, min_p));
+            }
+        }
+        let blind_cells = ch
+            .iter()
+            .filter(|c| c.p_holm.is_some() && c.detectable.is_infinite())
+            .count();
+        if !blind.is_empty() {
+            let counts: Vec<String> = blind
+                .iter()
+                .map(|(x, y, p)| format!("{x} vs {y} runs: smallest p {}", fmt_small_p(*p)))
+                .collect();
             notes.push(format!(
-                "note: over {tested} cells, Mann-Whitney with 5 runs a side cannot flag a lone regression \
-                 (its smallest p, 0.008, times {tested} is not below {}); use more runs or --test welch",
+                "note: over {tested} tested cells, Mann-Whitney cannot flag a lone regression in {} of them \
+                 ({}; times {tested} is not below {}); use more runs or --test welch",
+                plural(blind_cells, "cell"),
+                counts.join(", "),
                 opts.alpha
             ));
         }
@@ -487,6 +683,9 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
     let text = match opts.format {
         CompareFormat::Text => text_report(&title, &rule, &ch, &notes),
         CompareFormat::Markdown => markdown_report(&title, &rule, &ch, &failing, &notes),
+        CompareFormat::Json => {
+            json_report(&da, &db, metric, opts, failing.is_empty(), &ch, &notes)?
+        }
     };
     print!("{text}");
     Ok(if failing.is_empty() {
@@ -494,6 +693,65 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
     } else {
         EXIT_FAILED
     })
+}
+
+/// A p-value that may be tiny: `0.029`, `1.1e-5`.
+fn fmt_small_p(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
+/// The comparison as one JSON object (see the README for its fields).
+fn json_report(
+    da: &SessionData,
+    db: &SessionData,
+    metric: Metric,
+    opts: &Options,
+    passed: bool,
+    ch: &[Change],
+    notes: &[String],
+) -> Result<String> {
+    let num = |x: f64| {
+        if x.is_finite() {
+            serde_json::json!(x)
+        } else {
+            serde_json::Value::Null
+        }
+    };
+    let cells: Vec<serde_json::Value> = ch
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "bench": c.bench, "params": c.params, "implementation": c.implementation,
+                "cores": c.cores, "runs_a": c.n_a, "runs_b": c.n_b,
+                "median_a": num(c.a), "median_b": num(c.b),
+                "ratio": num(c.ratio), "ratio_low": num(c.ratio_ci.0), "ratio_high": num(c.ratio_ci.1),
+                "wall_ratio": num(c.wall_ratio),
+                "p": c.p, "p_holm": c.p_holm,
+                "detectable_ratio": if c.detectable.is_infinite() { serde_json::json!("none") } else { num(c.detectable) },
+                "verdict": c.verdict.name(), "fails_gate": c.verdict.fails_gate(),
+                "why": c.why,
+            })
+        })
+        .collect();
+    let count = |v: Verdict| ch.iter().filter(|c| c.verdict == v).count();
+    let doc = serde_json::json!({
+        "a": da.session.id, "b": db.session.id,
+        "a_uid": da.session.uid, "b_uid": db.session.uid,
+        "metric": metric.name(), "test": opts.test.label(),
+        "threshold_pct": opts.threshold_pct, "alpha": opts.alpha,
+        "implementations": opts.implementations,
+        "gate": if passed { "passed" } else { "failed" },
+        "regressions": count(Verdict::Regression),
+        "improvements": count(Verdict::Improvement),
+        "failing": ch.iter().filter(|c| c.verdict.fails_gate()).count(),
+        "notes": notes,
+        "cells": cells,
+    });
+    Ok(serde_json::to_string_pretty(&doc)? + "\n")
 }
 
 fn fmt_p(p: Option<f64>) -> String {
@@ -512,7 +770,7 @@ fn fmt_change(r: f64) -> String {
     }
 }
 
-const COLUMNS: [&str; 12] = [
+const COLUMNS: [&str; 13] = [
     "benchmark",
     "parameters",
     "implementation",
@@ -524,10 +782,11 @@ const COLUMNS: [&str; 12] = [
     "change CI95",
     "p (Holm)",
     "wall change",
+    "detectable",
     "verdict",
 ];
 
-fn cells_of(c: &Change) -> [String; 12] {
+fn cells_of(c: &Change) -> [String; 13] {
     let (lo, hi) = c.ratio_ci;
     [
         c.bench.clone(),
@@ -545,6 +804,11 @@ fn cells_of(c: &Change) -> [String; 12] {
         },
         fmt_p(c.p_holm),
         fmt_change(c.wall_ratio),
+        if c.detectable.is_infinite() {
+            "none".into()
+        } else {
+            fmt_change(c.detectable)
+        },
         c.verdict.name().to_string(),
     ]
 }
@@ -555,14 +819,14 @@ fn text_report(title: &str, rule: &str, ch: &[Change], notes: &[String]) -> Stri
     for c in ch {
         let mut row = cells_of(c).to_vec();
         if c.verdict.fails_gate() {
-            row[11] = row[11].to_uppercase();
+            row[12] = row[12].to_uppercase();
         }
         rows.push(row);
     }
     s.push_str(&table::align(
         &rows,
         &[
-            false, false, false, true, true, true, true, true, true, true, true, false,
+            false, false, false, true, true, true, true, true, true, true, true, true, false,
         ],
     ));
     for c in ch.iter().filter(|c| !c.why.is_empty()) {
@@ -583,14 +847,14 @@ fn markdown_report(
 ) -> String {
     let md_table = |rows: &mut dyn Iterator<Item = &Change>| {
         let mut t = format!(
-            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+            "| {} |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
             COLUMNS.join(" | ")
         );
         for c in rows {
             let mut cells = cells_of(c);
             cells[1] = format!("`{}`", cells[1]);
             if c.verdict.fails_gate() {
-                cells[11] = format!("**{}**", cells[11]);
+                cells[12] = format!("**{}**", cells[12]);
             }
             let cells: Vec<String> = cells.iter().map(|x| x.replace('|', "\\|")).collect();
             let _ = writeln!(t, "| {} |", cells.join(" | "));

@@ -1,4 +1,4 @@
-//! What the benchmark contract (`shared/spec/benchmarks.md` and the peer conventions) fixes
+//! What the benchmark contract (`docs/benchmarks.md` and the peer conventions) fixes
 //! about each benchmark's parameters: their names, in order, and their inclusive ranges,
 //! plus skynet's extra rule that `size` is a power of `div`.
 //!
@@ -90,6 +90,74 @@ pub const BENCHMARKS: &[BenchSpec] = &[
     BenchSpec {
         name: "counting",
         params: &[p("count", 0, 1_000_000_000)],
+    },
+    BenchSpec {
+        name: "fjthrput",
+        params: &[p("actors", 1, 100_000), p("messages", 0, 100_000_000)],
+    },
+    BenchSpec {
+        name: "fjcreate",
+        params: &[p("actors", 1, 10_000_000)],
+    },
+    BenchSpec {
+        name: "concdict",
+        params: &[
+            p("workers", 1, 10_000),
+            p("messages", 0, 100_000_000),
+            p("write_pct", 0, 100),
+        ],
+    },
+    BenchSpec {
+        name: "concsll",
+        params: &[
+            p("workers", 1, 10_000),
+            p("messages", 0, 100_000_000),
+            p("write_pct", 0, 100),
+            p("size_pct", 0, 100),
+        ],
+    },
+    BenchSpec {
+        name: "bndbuffer",
+        params: &[
+            p("buffer", 1, 1_000_000),
+            p("producers", 1, 10_000),
+            p("consumers", 1, 10_000),
+            p("items", 0, 100_000_000),
+            p("cost", 0, 1_000_000),
+        ],
+    },
+    BenchSpec {
+        name: "philosopher",
+        params: &[p("philosophers", 1, 10_000), p("rounds", 0, 100_000_000)],
+    },
+    BenchSpec {
+        name: "barber",
+        params: &[
+            p("haircuts", 0, 10_000_000),
+            p("room", 1, 1_000_000),
+            p("arrival", 0, 1_000_000),
+            p("cut", 0, 1_000_000),
+        ],
+    },
+    BenchSpec {
+        name: "cigsmok",
+        params: &[p("rounds", 0, 100_000_000), p("smokers", 1, 100_000)],
+    },
+    BenchSpec {
+        name: "logmap",
+        params: &[
+            p("terms", 0, 100_000_000),
+            p("series", 1, 100),
+            p("rate", 0, 36_000),
+            p("increment", 0, 40),
+        ],
+    },
+    BenchSpec {
+        name: "banking",
+        params: &[
+            p("accounts", 2, 1_000_000),
+            p("transactions", 0, 100_000_000),
+        ],
     },
 ];
 

@@ -13,7 +13,12 @@
 //! `(Ir(large) - Ir(small)) / (units(large) - units(small))`: start-up cancels out. What a
 //! unit is and how many a parameter set holds is one table, [`UNITS`]: a hop of the
 //! threadring token, a chameneos meeting, a created actor for the trees, a message for
-//! the flooding benchmarks, a round trip for the ping-pongs.
+//! the flooding benchmarks, a round trip for the ping-pongs; for the Savina benchmarks a
+//! message (fjthrput), an actor (fjcreate), a worker's request with its answer (concdict,
+//! concsll), an item (bndbuffer), a meal (philosopher), a haircut (barber), a round
+//! (cigsmok), a term (logmap), a transfer (banking). Where the work of a unit grows with
+//! the run (concsll's list gets longer with every insert), the figure is the average over
+//! the extra units, not a constant. A benchmark without a unit is refused, naming it.
 //!
 //! **Only native programs.** A script or a launcher that is not an ELF executable (`erl`
 //! is a shell script) is refused: callgrind would count the interpreter of the wrapper.
@@ -182,6 +187,76 @@ pub const UNITS: &[Unit] = &[
         vary: "count",
         larger: double,
         units: |p| get(p, "count"),
+    },
+    Unit {
+        bench: "fjthrput",
+        unit: "message",
+        vary: "messages",
+        larger: double,
+        units: |p| Some(get(p, "actors")? * get(p, "messages")?),
+    },
+    Unit {
+        bench: "fjcreate",
+        unit: "actor",
+        vary: "actors",
+        larger: double,
+        units: |p| get(p, "actors"),
+    },
+    Unit {
+        bench: "concdict",
+        unit: "request and answer",
+        vary: "messages",
+        larger: double,
+        units: |p| Some(get(p, "workers")? * get(p, "messages")?),
+    },
+    Unit {
+        bench: "concsll",
+        unit: "request and answer",
+        vary: "messages",
+        larger: double,
+        units: |p| Some(get(p, "workers")? * get(p, "messages")?),
+    },
+    Unit {
+        bench: "bndbuffer",
+        unit: "item",
+        vary: "items",
+        larger: double,
+        units: |p| Some(get(p, "producers")? * get(p, "items")?),
+    },
+    Unit {
+        bench: "philosopher",
+        unit: "meal",
+        vary: "rounds",
+        larger: double,
+        units: |p| Some(get(p, "philosophers")? * get(p, "rounds")?),
+    },
+    Unit {
+        bench: "barber",
+        unit: "haircut",
+        vary: "haircuts",
+        larger: double,
+        units: |p| get(p, "haircuts"),
+    },
+    Unit {
+        bench: "cigsmok",
+        unit: "round",
+        vary: "rounds",
+        larger: double,
+        units: |p| get(p, "rounds"),
+    },
+    Unit {
+        bench: "logmap",
+        unit: "term",
+        vary: "terms",
+        larger: double,
+        units: |p| Some(get(p, "series")? * get(p, "terms")?),
+    },
+    Unit {
+        bench: "banking",
+        unit: "transfer",
+        vary: "transactions",
+        larger: double,
+        units: |p| get(p, "transactions"),
     },
 ];
 
@@ -371,9 +446,16 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
         "units": [u_small, u_large],
         "cores": cores,
         "timeout_s": opts.timeout,
+        "env": crate::knobs::Mode::Clean.name(),
     });
+    let knobs_found = crate::knobs::found();
     let session = store.begin_session(&SessionRecord {
         kind: "count".into(),
+        thp: crate::machine::thp(),
+        cpu_boost: crate::machine::cpu_boost(),
+        cgroup_cpu: crate::machine::cgroup_cpu(),
+        env_mode: crate::knobs::Mode::Clean.name().into(),
+        env_knobs: crate::knobs::words(&knobs_found),
         started_at: host::now_rfc3339(),
         git_commit: host::git_commit(&suite.dir),
         host_cpu: h.cpu.clone(),
@@ -388,7 +470,9 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
         ..Default::default()
     })?;
     let (_, mut records) = crate::session::probe(&suite, &[imp]);
+    let (argv, _) = imp.command(&bench.name, &small, cores);
     for r in &mut records {
+        r.binary_sha256 = crate::binary_hash::of_command(&argv, &suite.dir);
         store.put_impl(session, r)?;
     }
     eprintln!(
@@ -474,6 +558,7 @@ fn count_one(
     let spec = exec::Spec {
         argv: full,
         env,
+        env_remove: crate::knobs::to_remove(crate::knobs::Mode::Clean),
         cwd: dir.to_path_buf(),
         cpus: Some(exec::allowed_cpus().into_iter().take(cores).collect()),
         timeout: Duration::from_secs_f64(opts.timeout),
@@ -652,11 +737,59 @@ mod tests {
         assert_eq!(units("skynet", "size=1000 div=10"), 1111.0);
         assert_eq!(units("fannkuch", "n=5"), 120.0);
         assert_eq!(units("bang", "senders=10 messages=7"), 70.0);
+        // The Savina benchmarks (docs/benchmarks.md): what their work parameter counts.
+        assert_eq!(units("fjthrput", "actors=60 messages=2000"), 120_000.0);
+        assert_eq!(units("fjcreate", "actors=20000"), 20_000.0);
+        assert_eq!(
+            units("concdict", "workers=20 messages=5000 write_pct=10"),
+            100_000.0
+        );
+        assert_eq!(
+            units(
+                "concsll",
+                "workers=20 messages=1000 write_pct=10 size_pct=1"
+            ),
+            20_000.0
+        );
+        assert_eq!(
+            units(
+                "bndbuffer",
+                "buffer=50 producers=40 consumers=40 items=500 cost=25"
+            ),
+            20_000.0
+        );
+        assert_eq!(
+            units("philosopher", "philosophers=20 rounds=5000"),
+            100_000.0
+        );
+        assert_eq!(
+            units("barber", "haircuts=1000 room=1000 arrival=1000 cut=1000"),
+            1000.0
+        );
+        assert_eq!(units("cigsmok", "rounds=1000 smokers=200"), 1000.0);
+        assert_eq!(
+            units("logmap", "terms=10000 series=10 rate=34600 increment=25"),
+            100_000.0
+        );
+        assert_eq!(
+            units("banking", "accounts=1000 transactions=30000"),
+            30_000.0
+        );
         let sky = unit_of("skynet").unwrap();
         assert_eq!((sky.larger)(1000, &p("size=1000 div=10")), 10000);
-        // Every benchmark of the contract has a unit.
+        // Every benchmark of the contract has a unit, whose parameter is one of the
+        // benchmark's own, and the larger size stays inside its range.
         for b in crate::contract::BENCHMARKS {
-            assert!(unit_of(b.name).is_some(), "{}", b.name);
+            let u = unit_of(b.name).unwrap_or_else(|| panic!("{} has no unit", b.name));
+            let spec = b
+                .param(u.vary)
+                .unwrap_or_else(|| panic!("{}: {}", b.name, u.vary));
+            assert!(
+                spec.max >= (u.larger)(spec.min.max(1), &p("")),
+                "{}",
+                b.name
+            );
         }
+        assert!(unit_of("no-such-bench").is_none());
     }
 }

@@ -486,6 +486,7 @@ mod tests {
         let o = crate::exec::run(&crate::exec::Spec {
             argv: vec!["sh".into(), "-c".into(), script.into()],
             env: Vec::new(),
+            env_remove: Vec::new(),
             cwd: std::env::temp_dir(),
             cpus: None,
             timeout: std::time::Duration::from_secs(60),

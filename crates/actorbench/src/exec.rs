@@ -56,6 +56,9 @@ pub struct Spec {
     pub argv: Vec<String>,
     /// Extra environment variables.
     pub env: Vec<(String, String)>,
+    /// Variables of the harness's environment the process does not inherit (the runtime
+    /// knobs of [`crate::knobs`]); `env` sets its own after these are removed.
+    pub env_remove: Vec<String>,
     /// Working directory.
     pub cwd: PathBuf,
     /// CPUs to pin to; `None` leaves the affinity alone.
@@ -194,6 +197,9 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command"))?;
     let program = resolve_program(program, spec);
     let mut cmd = Command::new(&program);
+    for k in &spec.env_remove {
+        cmd.env_remove(k);
+    }
     cmd.args(args)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&spec.cwd)
@@ -413,6 +419,7 @@ pub fn shell(command: &str, cwd: &std::path::Path, timeout: Duration) -> std::io
     run(&Spec {
         argv: vec!["sh".into(), "-c".into(), command.into()],
         env: Vec::new(),
+        env_remove: Vec::new(),
         cwd: cwd.to_path_buf(),
         cpus: None,
         timeout,
@@ -429,6 +436,7 @@ mod tests {
         run(&Spec {
             argv: vec!["sh".into(), "-c".into(), script.into()],
             env: vec![("X_VAR".into(), "42".into())],
+            env_remove: Vec::new(),
             cwd: std::env::temp_dir(),
             cpus,
             timeout: Duration::from_secs(timeout),
@@ -472,6 +480,7 @@ mod tests {
         let r = run(&Spec {
             argv: vec!["/nonexistent/prog".into()],
             env: vec![],
+            env_remove: Vec::new(),
             cwd: std::env::temp_dir(),
             cpus: None,
             timeout: Duration::from_secs(5),

@@ -2,7 +2,7 @@
 //!
 //! A cell is a benchmark, a parameter set, an implementation and a core count. For each
 //! session that ran it (oldest first) the history has one point: the median of the
-//! session's successful measured runs on the chosen metric, with its 95% bootstrap
+//! session's successful measured runs on the chosen metric, with its order-statistic
 //! interval, the session's start and its commit. E-divisive means
 //! ([`crate::changepoint`]) run over the points' medians mark each change point: the first
 //! session after the figure moved, with the commit it measured, the commit before, and the
@@ -11,6 +11,20 @@
 //! Everything is read through [`Store`] methods, so it works on any store backend.
 //! Without `--params` and `--cores`, the cell is the newest session's headline cell of
 //! that benchmark and implementation: its last parameter set and highest core count.
+//! `--params` is matched as a set of `key=value` words, in any order.
+//!
+//! **Which sessions.** A series mixes only like with like:
+//!
+//! - *Hosts*: by default only sessions run on this host (the host name in the session's
+//!   owner record); `--host NAME` picks another, `--all-hosts` takes every one. Sessions
+//!   stored before owners were recorded name no host: they are kept, shown as `?`.
+//! - *Unfinished sessions* (`interrupted`, `abandoned`, still `running`) hold only part
+//!   of their runs and are left out; `--include-incomplete` takes them, marked with their
+//!   status.
+//! - *Profiles*: each point shows its session's profile; `--profile NAME` keeps one.
+//!
+//! Points are ordered by their sessions' start times (then numbers), not by their
+//! numbers: an imported session gets a new number, not a new start.
 
 use std::fmt::Write;
 
@@ -29,6 +43,12 @@ use crate::summary::Spread;
 pub struct Point {
     /// The session.
     pub session: i64,
+    /// The host it ran on (empty when it did not record one).
+    pub host: String,
+    /// Its profile.
+    pub profile: String,
+    /// Its status (`complete` unless unfinished sessions were asked for).
+    pub status: String,
     /// Its start, RFC 3339.
     pub started_at: String,
     /// The commit it measured.
@@ -86,28 +106,102 @@ pub struct Query {
     pub cores: Option<i64>,
     /// `--metric`.
     pub metric: Option<Metric>,
-    /// Only sessions up to this one (the report of an older session).
+    /// Only sessions that started no later than this one (the report of an older
+    /// session).
     pub up_to: Option<i64>,
+    /// Which hosts' sessions.
+    pub hosts: Hosts,
+    /// `--profile`: only sessions of this profile.
+    pub profile: Option<String>,
+    /// `--include-incomplete`: also interrupted, abandoned and running sessions, marked.
+    pub include_incomplete: bool,
+}
+
+/// The hosts whose sessions a history takes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Hosts {
+    /// This host (the default).
+    #[default]
+    This,
+    /// The named host (`--host NAME`).
+    Named(String),
+    /// Every host (`--all-hosts`).
+    All,
+}
+
+/// The host a session ran on, from its owner record; empty when it names none.
+pub fn session_host(s: &SessionRecord) -> String {
+    crate::owner::Owner::parse(&s.owner)
+        .map(|o| o.host)
+        .unwrap_or_default()
+}
+
+/// Whether two parameter texts hold the same `key=value` words, in any order.
+pub fn same_params(a: &str, b: &str) -> bool {
+    fn words(s: &str) -> Vec<&str> {
+        let mut w: Vec<&str> = s.split_whitespace().collect();
+        w.sort_unstable();
+        w
+    }
+    words(a) == words(b)
+}
+
+/// The sessions `q` takes, oldest start first.
+fn chosen_sessions(store: &Store, q: &Query) -> Result<Vec<SessionRecord>> {
+    let mut sessions = store.sessions()?;
+    sessions.sort_by(|a, b| (&a.started_at, a.id).cmp(&(&b.started_at, b.id)));
+    if let Some(last) = q.up_to
+        && let Some(pos) = sessions.iter().position(|s| s.id == last)
+    {
+        sessions.truncate(pos + 1);
+    }
+    let host = match &q.hosts {
+        Hosts::This => Some(crate::owner::Owner::me().host),
+        Hosts::Named(h) => Some(h.clone()),
+        Hosts::All => None,
+    };
+    sessions.retain(|s| {
+        let h = session_host(s);
+        host.as_ref().is_none_or(|want| h.is_empty() || &h == want)
+            && q.profile.as_ref().is_none_or(|p| &s.profile == p)
+            && (q.include_incomplete || s.status == "complete")
+    });
+    Ok(sessions)
 }
 
 /// Reads a cell's history from the store; an unknown cell is a [`UsageError`].
 pub fn load(store: &Store, q: &Query) -> Result<History> {
+    let sessions = chosen_sessions(store, q)?;
     let mut runs = store.runs_of(&q.bench, &q.implementation)?;
-    if let Some(last) = q.up_to {
-        runs.retain(|r| r.session_id <= last);
-    }
+    runs.retain(|r| sessions.iter().any(|s| s.id == r.session_id));
     if runs.is_empty() {
+        let which = match &q.hosts {
+            Hosts::This => " on this host",
+            Hosts::Named(_) => " on that host",
+            Hosts::All => "",
+        };
         crate::usage!(
-            "no stored runs of {} on {} (see `actorbench list`)",
+            "no stored runs of {} on {} in the finished sessions{which} (see `actorbench list`; \
+             --all-hosts, --include-incomplete)",
             q.bench,
             q.implementation
         );
     }
-    let newest = runs.iter().map(|r| r.session_id).max().unwrap_or(0);
+    // The newest session by start time that ran it.
+    let newest = sessions
+        .iter()
+        .rev()
+        .find(|s| runs.iter().any(|r| r.session_id == s.id))
+        .map_or(0, |s| s.id);
     let params = match &q.params {
-        Some(p) => crate::params::Params::parse_words(p.split_whitespace())
-            .map_err(|e| UsageError::new(format!("--params {p}: {e}")))?
-            .to_string(),
+        Some(p) => {
+            let given = crate::params::Params::parse_words(p.split_whitespace())
+                .map_err(|e| UsageError::new(format!("--params {p}: {e}")))?
+                .to_string();
+            runs.iter()
+                .find(|r| same_params(&r.params, &given))
+                .map_or(given, |r| r.params.clone())
+        }
         None => runs
             .iter()
             .rfind(|r| r.session_id == newest)
@@ -123,7 +217,7 @@ pub fn load(store: &Store, q: &Query) -> Result<History> {
             .max()
             .unwrap_or(1),
     };
-    runs.retain(|r| r.params == params && r.cores == cores);
+    runs.retain(|r| same_params(&r.params, &params) && r.cores == cores);
     if runs.is_empty() {
         crate::usage!(
             "no stored runs of {} {params} on {} at {cores} cores",
@@ -132,7 +226,6 @@ pub fn load(store: &Store, q: &Query) -> Result<History> {
         );
     }
     let (metric, _) = metric::resolve(q.metric, &runs);
-    let sessions = store.sessions()?;
     Ok(build(q, &params, cores, metric, &runs, &sessions))
 }
 
@@ -160,6 +253,9 @@ fn build(
             .collect();
         points.push(Point {
             session: s.id,
+            host: session_host(s),
+            profile: s.profile.clone(),
+            status: s.status.clone(),
             started_at: s.started_at.clone(),
             commit: s.git_commit.clone(),
             measured: mine.len(),
@@ -252,7 +348,8 @@ impl History {
         );
         let mut rows = vec![
             [
-                "session", "started", "commit", "ok", "median", "95% CI", "change", "mark",
+                "session", "started", "host", "profile", "commit", "ok", "median", "95% CI",
+                "change", "mark",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -271,6 +368,12 @@ impl History {
             rows.push(vec![
                 p.session.to_string(),
                 p.started_at.clone(),
+                if p.host.is_empty() {
+                    "?".into()
+                } else {
+                    p.host.clone()
+                },
+                p.profile.clone(),
                 short(&p.commit),
                 format!("{}/{}", p.ok, p.measured),
                 self.metric.show(s.median),
@@ -284,22 +387,31 @@ impl History {
                     "-".into()
                 },
                 change,
-                if self.changes.iter().any(|c| c.at == i) {
-                    "change point".into()
-                } else if p.ok > 0 && s.values.is_empty() {
-                    if self.metric.counter().is_some() {
-                        format!("no {} counts", self.metric.label())
-                    } else {
-                        format!("no {} (use --metric wall)", self.metric.label())
-                    }
-                } else {
-                    String::new()
-                },
+                [
+                    (p.status != "complete").then(|| p.status.clone()),
+                    (p.ok > 0 && s.values.is_empty()).then(|| {
+                        if self.metric.counter().is_some() {
+                            format!("no {} counts", self.metric.label())
+                        } else {
+                            format!("no {} (use --metric wall)", self.metric.label())
+                        }
+                    }),
+                    self.changes
+                        .iter()
+                        .any(|c| c.at == i)
+                        .then(|| "change point".to_string()),
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", "),
             ]);
         }
         out.push_str(&table::align(
             &rows,
-            &[true, false, false, true, true, true, true, false],
+            &[
+                true, false, false, false, false, true, true, true, true, false,
+            ],
         ));
         let _ = writeln!(
             out,
@@ -349,6 +461,13 @@ pub fn for_report(
                 cores: Some(k),
                 metric: Some(v.metric),
                 up_to: Some(data.session.id),
+                // The session's own host (every host for one that names none).
+                hosts: match session_host(&data.session) {
+                    h if h.is_empty() => Hosts::All,
+                    h => Hosts::Named(h),
+                },
+                profile: None,
+                include_incomplete: false,
             };
             let h = load(store, &q)?;
             if h.points.len() >= 2 {

@@ -4,7 +4,8 @@
 //! CPU model and memory come from `/proc/cpuinfo` and `/proc/meminfo`, the kernel from
 //! `uname(2)`, the core count from the harness's CPU affinity (the CPUs runs can be
 //! pinned to), and the commit from `git rev-parse HEAD` in the suite's directory, with
-//! `-dirty` appended when tracked files are modified. Dates are formatted with `jiff`,
+//! `-dirty` appended when tracked files are modified or files git does not ignore are
+//! untracked (a new source file changes a build as much as an edit does). Dates are formatted with `jiff`,
 //! shell words quoted with `shlex`.
 
 use std::path::Path;
@@ -66,7 +67,8 @@ fn kernel() -> String {
     }
 }
 
-/// The checkout's commit at `dir`, `-dirty` when tracked files differ; `unknown` outside git.
+/// The checkout's commit at `dir`, `-dirty` when tracked files differ or untracked files
+/// (not ignored) exist; `unknown` outside git.
 pub fn git_commit(dir: &Path) -> String {
     let out = Command::new("git")
         .arg("-C")
@@ -84,7 +86,15 @@ pub fn git_commit(dir: &Path) -> String {
         .status()
         .map(|s| s.success())
         .unwrap_or(true);
-    if clean {
+    let untracked = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["ls-files", "--others", "--exclude-standard", "--", "."])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .is_some_and(|o| !o.stdout.is_empty());
+    if clean && !untracked {
         commit
     } else {
         format!("{commit}-dirty")
@@ -104,10 +114,11 @@ pub fn rfc3339(t: SystemTime) -> String {
         .to_string()
 }
 
-/// The harness's own command line, shell-quoted where needed.
+/// The harness's own command line, shell-quoted where needed, with every password in it
+/// replaced by `***` ([`crate::secrets`]).
 pub fn command_line() -> String {
     std::env::args()
-        .map(|a| quote(&a))
+        .map(|a| quote(&crate::secrets::redact(&a)))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -15,7 +15,11 @@
 //!   the run's process tree;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
-//! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine;
+//! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine
+//!   ([`machine`] its settings that change speed, [`binary_hash`] the files a run
+//!   executes), [`knobs`] keeps the caller's runtime knobs away from the runs;
+//!   [`secrets`] keeps passwords out of everything stored or shown, and [`pgpass`] finds
+//!   a PostgreSQL password the way libpq does;
 //! - [`session`] drives `actorbench run`, running each [`trial`] in the order and for as
 //!   long as [`rounds`] says; [`verify`] checks the implementations against the test
 //!   vectors and [`peers`] probes and installs toolchains ([`toolchain`]);
@@ -28,6 +32,7 @@
 //! - [`count`] counts instructions per unit of work under callgrind, and [`profile`]
 //!   records a run with `perf` and draws its flame graph.
 
+pub mod binary_hash;
 pub mod capture;
 pub mod changepoint;
 pub mod check;
@@ -44,6 +49,8 @@ pub mod fairness;
 pub mod guardian;
 pub mod history;
 pub mod host;
+pub mod knobs;
+pub mod machine;
 pub mod measure;
 pub mod memory;
 pub mod metric;
@@ -52,11 +59,14 @@ pub mod output;
 pub mod owner;
 pub mod params;
 pub mod peers;
+pub mod pgpass;
 pub mod plan;
 pub mod profile;
 pub mod repetitions;
 pub mod report;
 pub mod rounds;
+pub mod savina;
+pub mod secrets;
 pub mod session;
 pub mod stats;
 pub mod store;

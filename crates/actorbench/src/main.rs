@@ -23,8 +23,16 @@ struct Cli {
     /// The suite file (default: suite.toml here or in the nearest parent directory).
     #[arg(long, global = true, value_name = "FILE")]
     suite: Option<PathBuf>,
-    /// The results database (default: results/actorbench.sqlite beside the suite file).
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The results database: an SQLite file or a postgres:// URL (default:
+    /// results/actorbench.sqlite beside the suite file). A URL needs no password: it comes
+    /// from PGPASSWORD or ~/.pgpass (PGPASSFILE) when the URL has none.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH|URL",
+        env = "ACTORBENCH_DB",
+        hide_env_values = true
+    )]
     db: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
@@ -64,8 +72,7 @@ enum Command {
         /// Thread counts to verify at (default: 1 and 2, as far as the machine has CPUs).
         #[arg(long, value_delimiter = ',', value_name = "1,2")]
         threads: Vec<usize>,
-        /// The vectors file (default: ../shared/spec/vectors.tsv beside the suite file,
-        /// else docs/vectors.tsv).
+        /// The vectors file (default: docs/vectors.tsv beside the suite file).
         #[arg(long, value_name = "FILE")]
         vectors: Option<PathBuf>,
         /// Seconds each process may take.
@@ -109,9 +116,19 @@ enum Command {
         /// toolchain versions (refused otherwise); each difference is printed.
         #[arg(long)]
         allow_mismatch: bool,
+        /// Compare a session that did not finish (interrupted or abandoned); refused
+        /// otherwise, as its unmeasured cells would pass.
+        #[arg(long)]
+        allow_incomplete: bool,
+        /// Compare (and correct for many cells over) only these implementations' cells.
+        #[arg(long = "impl", value_delimiter = ',', value_name = "A,B")]
+        implementations: Vec<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
+        /// The same as --format json: one JSON object, for CI bots.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
         #[command(flatten)]
         view: ViewArgs,
     },
@@ -142,6 +159,18 @@ enum Command {
         /// Also write the time series as an SVG file.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Only sessions run on this host (default: the host running this command).
+        #[arg(long, value_name = "NAME", conflicts_with = "all_hosts")]
+        host: Option<String>,
+        /// Sessions of every host.
+        #[arg(long)]
+        all_hosts: bool,
+        /// Only sessions of this profile.
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// Also interrupted, abandoned and running sessions (marked).
+        #[arg(long)]
+        include_incomplete: bool,
     },
     /// Count the instructions per unit of work (hop, message, actor) of a native
     /// implementation under callgrind, at two sizes; stored as a session of kind `count`.
@@ -171,6 +200,10 @@ enum PeersAction {
         /// Run the install steps even for implementations that are available.
         #[arg(long)]
         force: bool,
+        /// Seconds each install command (apt-get update, apt-get install, each step) may
+        /// take before it is killed.
+        #[arg(long, default_value_t = 1800.0, value_name = "SECONDS")]
+        timeout: f64,
     },
 }
 
@@ -276,6 +309,11 @@ struct RunArgs {
     /// is missing, before the session; without it a missing one is skipped with its hint.
     #[arg(long)]
     install_missing: bool,
+    /// Let the runtime knobs of this shell's environment (FOOTLIGHTS_*, GOGC, GOMAXPROCS,
+    /// JAVA_TOOL_OPTIONS, ERL_FLAGS, MIMALLOC_*, TOKIO_*, CAF_*, ...) reach the runs; by
+    /// default they are removed. Either way the session records them.
+    #[arg(long)]
+    inherit_env: bool,
     /// Where to write the report (default: report/ beside the database).
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
@@ -339,6 +377,7 @@ fn main() -> ExitCode {
             no_report: a.no_report,
             no_build: a.no_build,
             install_missing: a.install_missing,
+            inherit_env: a.inherit_env,
             report_dir: a.report_dir,
             view: a.view.view(),
         }),
@@ -382,7 +421,10 @@ fn main() -> ExitCode {
             alpha,
             test,
             allow_mismatch,
+            allow_incomplete,
+            implementations,
             format,
+            json,
             view,
         } => {
             let opts = compare::Options {
@@ -391,7 +433,9 @@ fn main() -> ExitCode {
                 alpha,
                 test,
                 allow_mismatch,
-                format,
+                allow_incomplete,
+                implementations,
+                format: if json { CompareFormat::Json } else { format },
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| compare::run(&s, &a, &b, &opts))
@@ -406,6 +450,10 @@ fn main() -> ExitCode {
             cores,
             metric,
             svg,
+            host,
+            all_hosts,
+            profile,
+            include_incomplete,
         } => {
             let q = actorbench::history::Query {
                 bench,
@@ -414,6 +462,13 @@ fn main() -> ExitCode {
                 cores,
                 metric,
                 up_to: None,
+                hosts: match (host, all_hosts) {
+                    (_, true) => actorbench::history::Hosts::All,
+                    (Some(h), false) => actorbench::history::Hosts::Named(h),
+                    (None, false) => actorbench::history::Hosts::This,
+                },
+                profile,
+                include_incomplete,
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
@@ -445,8 +500,27 @@ fn main() -> ExitCode {
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {
-            action: Some(PeersAction::Install { names, force }),
-        } => peers::install(cli.suite.as_deref(), &names, force),
+            action:
+                Some(PeersAction::Install {
+                    names,
+                    force,
+                    timeout,
+                }),
+        } => {
+            if timeout.is_finite() && timeout > 0.0 {
+                peers::install(
+                    cli.suite.as_deref(),
+                    &names,
+                    force,
+                    std::time::Duration::from_secs_f64(timeout),
+                )
+            } else {
+                Err(actorbench::UsageError::new(format!(
+                    "--timeout {timeout}: give a positive number of seconds"
+                ))
+                .into())
+            }
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),

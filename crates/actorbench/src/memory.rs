@@ -14,7 +14,8 @@
 //!   the group's known members (one small read per process: a run is usually one
 //!   process, two for BEAM), and every [`RESCAN_EVERY`]-th sample it scans `/proc` for
 //!   processes that joined the group. The watchdog is not pinned with the run, and it
-//!   sleeps between samples; see `docs/performance.md` for its measured cost.
+//!   sleeps between samples; see `docs/experiments/2026-11-23-memory-watchdog.md` for its measured
+//!   cost.
 //!
 //! What it cannot do: a program that allocates faster than the period can pass the limit
 //! by what it allocates in one period before it is killed. The default limit, three

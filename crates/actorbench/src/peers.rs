@@ -2,10 +2,18 @@
 //!
 //! `peers` probes each implementation's availability command and, when it passes, its
 //! version command, and prints one line each; a configuration variant is marked with the
-//! implementation it is a variant of and its environment. `peers install [NAME...]` runs
-//! the `install` steps of each named implementation that is missing (default: every one
-//! that is not a variant, as a variant shares its base's toolchain), one `sh -c` step at a
-//! time in the suite's directory with the output shown as it comes, saying what it runs.
+//! implementation it is a variant of and its environment. `peers install [NAME...]`
+//! installs each named implementation that is missing (default: every one that is not a
+//! variant, as a variant shares its base's toolchain): first its Debian packages (`apt`
+//! in the suite file) with `apt-get` run directly, no shell: `apt-get update` once per
+//! command, then `apt-get install -y --no-install-recommends PACKAGES`, both with
+//! `DEBIAN_FRONTEND=noninteractive` and no terminal input, so a fresh container neither
+//! lacks package lists nor waits for an answer; then its `install` steps, one `sh -c` step
+//! at a time in the suite's directory. Output is shown as it comes, each command said
+//! before it runs, and each command has a time limit ([`INSTALL_TIMEOUT`], `--timeout`),
+//! after which its process group is killed and the install has failed.
+//! `ACTORBENCH_APT_GET` names another program to call instead of `apt-get` (a wrapper
+//! such as one that adds `sudo`).
 //! A failing step ends that implementation's install, not the others': every
 //! implementation gets its turn, and one line per implementation and a summary say what
 //! became of each. Afterwards it probes again, so an install that "succeeded" without
@@ -14,8 +22,11 @@
 //! failure only when it was named on the command line.
 
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
@@ -83,11 +94,87 @@ pub enum Installed {
     Failed(String),
 }
 
-/// Runs `imp`'s install steps in `dir` (unless it is available and `force` is off), one
-/// `sh -c` step at a time with its output shown as it comes, stopping at the first step
-/// that fails, then probes it again. Progress goes to stdout, a failure to stderr; the
-/// caller says what to do about [`Installed::NoSteps`].
-pub fn install_one(imp: &Implementation, dir: &Path, force: bool) -> Installed {
+/// How long one install command (`apt-get update`, `apt-get install`, a step) may take.
+pub const INSTALL_TIMEOUT: Duration = Duration::from_secs(1800);
+
+/// Whether this process has run `apt-get update` already.
+static APT_UPDATED: AtomicBool = AtomicBool::new(false);
+
+/// Runs `argv` in `dir` with `env` added, its output shown as it comes and no input, in
+/// its own process group, which is killed when `timeout` passes.
+fn run_command(
+    argv: &[String],
+    shown: &str,
+    env: &[(&str, &str)],
+    dir: &Path,
+    timeout: Duration,
+) -> Result<(), String> {
+    let mut child = Command::new(&argv[0])
+        .args(&argv[1..])
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("`{shown}` could not run: {e}"))?;
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(s)) if s.success() => return Ok(()),
+            Ok(Some(s)) => return Err(format!("`{shown}` failed ({s})")),
+            Ok(None) if started.elapsed() >= timeout => {
+                // SAFETY: plain syscall on the group this child leads; it is not reaped
+                // yet, so the id is still its own.
+                unsafe { libc::killpg(child.id() as libc::pid_t, libc::SIGKILL) };
+                let _ = child.wait();
+                return Err(format!(
+                    "`{shown}` timed out after {} s and was killed",
+                    timeout.as_secs_f64()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(format!("`{shown}`: {e}")),
+        }
+    }
+}
+
+/// Installs Debian packages: `apt-get update` (once per process), then `apt-get install
+/// -y --no-install-recommends PACKAGES`, non-interactive, each with `timeout`.
+fn apt_install(
+    name: &str,
+    packages: &[String],
+    dir: &Path,
+    timeout: Duration,
+) -> Result<(), String> {
+    let apt = std::env::var("ACTORBENCH_APT_GET").unwrap_or_else(|_| "apt-get".into());
+    let env = [("DEBIAN_FRONTEND", "noninteractive")];
+    let say = |argv: &[String]| {
+        println!("{name}: $ {}", argv.join(" "));
+        let _ = std::io::stdout().flush();
+    };
+    if !APT_UPDATED.load(Ordering::SeqCst) {
+        let update = vec![apt.clone(), "update".into()];
+        say(&update);
+        run_command(&update, &update.join(" "), &env, dir, timeout)?;
+        APT_UPDATED.store(true, Ordering::SeqCst);
+    }
+    let mut install = vec![
+        apt,
+        "install".into(),
+        "-y".into(),
+        "--no-install-recommends".into(),
+    ];
+    install.extend(packages.iter().cloned());
+    say(&install);
+    run_command(&install, &install.join(" "), &env, dir, timeout)
+}
+
+/// Installs `imp` in `dir` (unless it is available and `force` is off): its Debian
+/// packages, then its `sh -c` steps, one at a time with the output shown as it comes and
+/// each limited to `timeout`, stopping at the first that fails, then probes it again.
+/// Progress goes to stdout, a failure to stderr; the caller says what to do about
+/// [`Installed::NoSteps`].
+pub fn install_one(imp: &Implementation, dir: &Path, force: bool, timeout: Duration) -> Installed {
     if !force && matches!(toolchain::availability(imp, dir), Availability::Available) {
         println!("{}: available, nothing to install", imp.name);
         return Installed::AlreadyAvailable;
@@ -97,26 +184,25 @@ pub fn install_one(imp: &Implementation, dir: &Path, force: bool) -> Installed {
         .as_deref()
         .unwrap_or("no install hint given")
         .to_string();
-    if imp.install.is_empty() {
+    if imp.install.is_empty() && imp.apt.is_empty() {
         return Installed::NoSteps(hint);
     }
     let failed = |why: String| {
         eprintln!("{}: {why}", imp.name);
         Installed::Failed(why)
     };
+    if !imp.apt.is_empty()
+        && let Err(e) = apt_install(&imp.name, &imp.apt, dir, timeout)
+    {
+        return failed(format!("installing its Debian packages: {e}"));
+    }
     for step in &imp.install {
         println!("{}: $ {step}", imp.name);
         // Flush so the step's own output, written straight to the terminal, follows.
         let _ = std::io::stdout().flush();
-        match Command::new("sh")
-            .arg("-c")
-            .arg(step)
-            .current_dir(dir)
-            .status()
-        {
-            Ok(s) if s.success() => {}
-            Ok(s) => return failed(format!("install step `{step}` failed ({s})")),
-            Err(e) => return failed(format!("install step `{step}` could not run: {e}")),
+        let argv = ["sh".to_string(), "-c".into(), step.clone()];
+        if let Err(e) = run_command(&argv, step, &[], dir, timeout) {
+            return failed(format!("install step {e}"));
         }
     }
     if let Availability::Missing(why) = toolchain::availability(imp, dir) {
@@ -134,7 +220,12 @@ pub fn install_one(imp: &Implementation, dir: &Path, force: bool) -> Installed {
 /// The exit status is 1 when an install failed, or when an implementation named on the
 /// command line has no install steps (it was asked for and is still missing); an
 /// implementation without steps that was not named is reported with its hint only.
-pub fn install(suite_file: Option<&Path>, names: &[String], force: bool) -> Result<i32> {
+pub fn install(
+    suite_file: Option<&Path>,
+    names: &[String],
+    force: bool,
+    timeout: Duration,
+) -> Result<i32> {
     let suite = suite::load(&suite::locate(suite_file)?)?;
     let chosen = suite.select_implementations(names)?;
     let mut by_outcome: [(&str, Vec<&str>); 4] = [
@@ -145,7 +236,7 @@ pub fn install(suite_file: Option<&Path>, names: &[String], force: bool) -> Resu
     ];
     let mut status = 0;
     for imp in chosen {
-        let slot = match install_one(imp, &suite.dir, force) {
+        let slot = match install_one(imp, &suite.dir, force, timeout) {
             Installed::Installed(_) => 0,
             Installed::Failed(_) => {
                 status = 1;

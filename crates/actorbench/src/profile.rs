@@ -209,6 +209,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
     let o = exec::run(&exec::Spec {
         argv: full,
         env,
+        env_remove: crate::knobs::to_remove(crate::knobs::Mode::Clean),
         cwd: suite.dir.clone(),
         cpus: Some(exec::allowed_cpus().into_iter().take(cores).collect()),
         timeout: Duration::from_secs_f64(opts.timeout),
@@ -245,6 +246,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
             data.display().to_string(),
         ],
         env: Vec::new(),
+        env_remove: Vec::new(),
         cwd: work.clone(),
         cpus: None,
         timeout: Duration::from_secs(600),

@@ -4,10 +4,19 @@
 //! - **Fixed** (`--reps N`): every cell gets exactly `N` measured runs (a budget given
 //!   explicitly with `--budget` may still stop the session earlier, and says so).
 //! - **Adaptive** (the default, or `--min-reps`, `--max-reps`, `--target-ci P`): a cell
-//!   keeps getting runs until the 95% bootstrap interval of its median (on the session's
-//!   metric, work time by default) has a half-width under `P`% of the median, with at
-//!   least `min` and at most `max` measured runs. A cell that has had `min` runs and none
-//!   of them succeeded stops there (`failing`): more runs of a broken program say nothing.
+//!   keeps getting runs until the 95% interval of its median (the order-statistic
+//!   interval of [`stats::median_interval`], on the session's metric, work time by
+//!   default) has a half-width under `P`% of the median, with at least `min` and at most
+//!   `max` measured runs. The interval is first checked once the cell has
+//!   [`stats::RUNS_FOR_95`] (6) successful runs, the fewest whose interval can cover 95%:
+//!   stopping on a narrower interval of fewer runs would stop on a 75% interval and bias
+//!   the intervals and CVs of the cells it stops low. A cell that has had `min` runs and
+//!   none of them succeeded stops there (`failing`): more runs of a broken program say
+//!   nothing. A cell whose run timed out stops at once (`timeout`), warmup included: a
+//!   hung program would cost every further run the whole timeout.
+//!
+//! The time budget never stops a cell below its [`Repetitions::floor`]: `--min-reps` when
+//! adaptive, and `--reps N` or [`DEFAULT_MIN_REPS`], whichever is smaller, when fixed.
 //!
 //! Giving `--reps` together with an adaptive flag is an error: one asks for a count, the
 //! other for a precision. The quick profile's default budget applies only to adaptive
@@ -58,6 +67,8 @@ pub enum Stop {
     Budget,
     /// The session was interrupted.
     Interrupted,
+    /// A run of it timed out.
+    Timeout,
 }
 
 impl Stop {
@@ -70,6 +81,7 @@ impl Stop {
             Stop::Failing => "failing",
             Stop::Budget => "budget",
             Stop::Interrupted => "interrupted",
+            Stop::Timeout => "timeout",
         }
     }
 }
@@ -124,6 +136,22 @@ impl Repetitions {
         }
     }
 
+    /// The fewest measured runs the time budget leaves a cell: `min` when adaptive, the
+    /// smaller of `N` and [`DEFAULT_MIN_REPS`] when fixed (enough for `compare` to test it).
+    ///
+    /// ```
+    /// use actorbench::repetitions::Repetitions;
+    /// assert_eq!(Repetitions::Fixed(10).floor(), 3);
+    /// assert_eq!(Repetitions::Fixed(2).floor(), 2);
+    /// assert_eq!(Repetitions::Adaptive { min: 5, max: 10, target_pct: 2.0 }.floor(), 5);
+    /// ```
+    pub fn floor(&self) -> u32 {
+        match *self {
+            Repetitions::Fixed(n) => n.min(DEFAULT_MIN_REPS),
+            Repetitions::Adaptive { min, .. } => min,
+        }
+    }
+
     /// Whether the count was fixed with `--reps`.
     pub fn is_fixed(&self) -> bool {
         matches!(self, Repetitions::Fixed(_))
@@ -136,7 +164,9 @@ impl Repetitions {
     /// use actorbench::repetitions::{Repetitions, Stop};
     /// let r = Repetitions::Adaptive { min: 3, max: 10, target_pct: 2.0 };
     /// assert_eq!(r.stop(2, &[1.0, 1.0]), None);
-    /// assert_eq!(r.stop(3, &[1.0, 1.01, 0.99]), Some(Stop::TargetCi));
+    /// // Three tight runs are not enough: their interval covers only 75%.
+    /// assert_eq!(r.stop(3, &[1.0, 1.01, 0.99]), None);
+    /// assert_eq!(r.stop(6, &[1.0, 1.01, 0.99, 1.0, 1.005, 0.995]), Some(Stop::TargetCi));
     /// assert_eq!(r.stop(3, &[1.0, 1.5, 0.7]), None);
     /// assert_eq!(r.stop(10, &[1.0, 1.5, 0.7]), Some(Stop::MaxReps));
     /// assert_eq!(r.stop(3, &[]), Some(Stop::Failing));
@@ -154,7 +184,9 @@ impl Repetitions {
                     None
                 } else if values.is_empty() {
                     Some(Stop::Failing)
-                } else if values.len() >= min as usize && half_width_pct(values) < target_pct {
+                } else if values.len() >= (min as usize).max(stats::RUNS_FOR_95)
+                    && half_width_pct(values) < target_pct
+                {
                     Some(Stop::TargetCi)
                 } else if measured >= max {
                     Some(Stop::MaxReps)
@@ -191,16 +223,20 @@ impl Repetitions {
                 max,
                 target_pct,
             } => format!(
-                "{min} to {max} runs per cell, until the 95% interval of the median is within ±{target_pct}%"
+                "{min} to {max} runs per cell, until the 95% interval of the median is within ±{target_pct}% \
+                 (checked from {} successful runs, the fewest whose interval can cover 95%)",
+                stats::RUNS_FOR_95
             ),
         }
     }
 }
 
-/// The half-width of the 95% bootstrap interval of the median, in percent of it (infinite
-/// for fewer than two values).
+/// The half-width of the order-statistic interval of the median, in percent of it
+/// (infinite for fewer than two values).
 pub fn half_width_pct(values: &[f64]) -> f64 {
-    let (lo, hi) = stats::bootstrap_median(values);
+    let stats::MedianInterval {
+        low: lo, high: hi, ..
+    } = stats::median_interval(values);
     let w = (hi - lo) / 2.0 / stats::median(values) * 100.0;
     if w.is_finite() { w } else { f64::INFINITY }
 }

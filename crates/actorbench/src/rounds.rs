@@ -8,10 +8,16 @@
 //!   ([`crate::plan::round`], whose order rotates which implementation goes first); the
 //!   warmup rounds come first and include every cell. A cell leaves the rounds when
 //!   [`Repetitions::stop`] says it has had enough (its fixed count, or a tight enough
-//!   interval, or its maximum). With a budget, at each round boundary after the first
-//!   measured round, the loop stops when the next round, estimated from the last one's
-//!   time per run times the cells still running, would end past the budget; every cell
-//!   still running is then recorded as stopped by the budget.
+//!   interval, or its maximum), or as soon as one of its runs times out (`timeout`: a
+//!   hung program is not given the whole timeout again and again).
+//!
+//!   With a budget, the budget is *spent* when, at a round boundary after the first
+//!   measured round, the next round (estimated from the last one's time per run times
+//!   the cells still running) would end past it, or, checked before every run, when the
+//!   session's time has passed it. From then on every cell that has had its
+//!   [`Repetitions::floor`] of measured runs (`--min-reps`) is stopped (`budget`), and the
+//!   cells below it keep getting rounds until they reach it: the budget never leaves a
+//!   cell with fewer runs than `compare` needs because another cell was slow.
 //! - **grouped**: each cell's warmups and measured runs back to back, until it stops.
 //! - **random**: the seeded shuffle of [`crate::plan::schedule`], fixed counts only.
 
@@ -105,6 +111,8 @@ pub fn run(
         }
         Order::Interleaved => {
             let started = Instant::now();
+            let budget = plan.budget.map(Duration::from_secs_f64);
+            let mut last_round = Duration::ZERO;
             for r in 0u32.. {
                 let active: Vec<usize> =
                     plan::round(n, plan.group, r, |c| st.out.stops[c].is_none());
@@ -112,26 +120,43 @@ pub fn run(
                     break;
                 }
                 let round_started = Instant::now();
+                let mut ran = 0usize;
                 for &cell in &active {
+                    if let Some(b) = budget
+                        && st.out.budget_stopped.is_none()
+                        && started.elapsed() > b
+                    {
+                        // Spent in the middle of a round.
+                        st.out.budget_stopped = Some(last_round.max(round_started.elapsed()));
+                    }
+                    if st.out.budget_stopped.is_some() {
+                        st.stop_at_floor();
+                    }
+                    if st.out.stops[cell].is_some() {
+                        continue;
+                    }
                     if !st.step(st.next_job(cell), &mut execute)? {
                         return Ok(st.out);
                     }
+                    ran += 1;
                 }
                 let took = round_started.elapsed();
+                last_round = took;
                 let measured_round = r >= plan.warmup;
                 let still: usize = (0..n).filter(|&c| st.out.stops[c].is_none()).count();
-                if let Some(budget) = plan.budget
+                if let Some(b) = budget
+                    && st.out.budget_stopped.is_none()
                     && measured_round
                     && still > 0
+                    && ran > 0
                 {
-                    let next = took.mul_f64(still as f64 / active.len() as f64);
-                    if started.elapsed() + next > Duration::from_secs_f64(budget) {
-                        for s in st.out.stops.iter_mut().filter(|s| s.is_none()) {
-                            *s = Some(Stop::Budget);
-                        }
+                    let next = took.mul_f64(still as f64 / ran as f64);
+                    if started.elapsed() + next > b {
                         st.out.budget_stopped = Some(took);
-                        break;
                     }
+                }
+                if st.out.budget_stopped.is_some() {
+                    st.stop_at_floor();
                 }
             }
         }
@@ -159,6 +184,16 @@ impl State<'_> {
                 cell,
                 rep: self.out.measured[cell],
                 warmup: false,
+            }
+        }
+    }
+
+    /// Once the budget is spent: stops every running cell that has had its floor.
+    fn stop_at_floor(&mut self) {
+        let floor = self.plan.reps.floor();
+        for c in 0..self.plan.cells {
+            if self.out.stops[c].is_none() && self.out.measured[c] >= floor {
+                self.out.stops[c] = Some(Stop::Budget);
             }
         }
     }
@@ -191,11 +226,18 @@ impl State<'_> {
             self.out.failed += 1;
         }
         let c = job.cell;
+        let timed_out = rec.status == "timeout";
         if job.warmup {
             self.warmed[c] += 1;
+            if timed_out {
+                self.out.stops[c] = Some(Stop::Timeout);
+            }
             return Ok(true);
         }
         self.out.measured[c] += 1;
+        if timed_out && self.out.stops[c].is_none() {
+            self.out.stops[c] = Some(Stop::Timeout);
+        }
         if rec.ok()
             && let Some(v) = self.plan.metric.of(&rec)
         {
@@ -253,7 +295,8 @@ mod tests {
                 Ok(Some(fake(job)))
             })
             .unwrap();
-            assert_eq!(out.measured, [3, 8, 3], "{order:?}");
+            // The steady cell is checked from 6 runs on, when its interval can cover 95%.
+            assert_eq!(out.measured, [6, 8, 3], "{order:?}");
             assert_eq!(
                 out.stops,
                 [
@@ -262,7 +305,7 @@ mod tests {
                     Some(Stop::Failing)
                 ]
             );
-            assert_eq!(out.done, 3 + 3 + 8 + 3);
+            assert_eq!(out.done, 3 + 6 + 8 + 3);
             assert_eq!(out.failed, 4);
             // Warmups first, for every cell.
             for c in 0..3 {
@@ -291,5 +334,82 @@ mod tests {
         .unwrap();
         assert_eq!(out.done, 5);
         assert_eq!(out.stops, [None, None, None]);
+    }
+
+    #[test]
+    fn a_cell_that_timed_out_gets_no_more_runs() {
+        for order in [Order::Interleaved, Order::Grouped] {
+            let out = run(&plan(Repetitions::Fixed(4), order), |job, _, _| {
+                let mut r = fake(job);
+                if job.cell == 1 {
+                    r.status = "timeout".into();
+                }
+                Ok(Some(r))
+            })
+            .unwrap();
+            // Its warmup timed out: no measured run, the others go on.
+            assert_eq!(out.measured, [4, 0, 4], "{order:?}");
+            assert_eq!(
+                out.stops,
+                [Some(Stop::Reps), Some(Stop::Timeout), Some(Stop::Reps)]
+            );
+        }
+    }
+
+    /// A plan whose runs take `each` (slept), with a budget.
+    fn timed(reps: Repetitions, budget: f64) -> Plan {
+        Plan {
+            warmup: 0,
+            budget: Some(budget),
+            ..plan(reps, Order::Interleaved)
+        }
+    }
+
+    #[test]
+    fn the_budget_never_stops_a_cell_below_its_floor() {
+        // Every run overshoots the whole budget: still each cell gets --min-reps runs.
+        let reps = Repetitions::Adaptive {
+            min: 3,
+            max: 10,
+            target_pct: 0.001,
+        };
+        let out = run(&timed(reps, 0.01), |job, _, _| {
+            std::thread::sleep(Duration::from_millis(20));
+            let mut r = fake(job);
+            r.status = "ok".into();
+            Ok(Some(r))
+        })
+        .unwrap();
+        assert_eq!(out.measured, [3, 3, 3]);
+        assert_eq!(out.stops, [Some(Stop::Budget); 3]);
+        assert!(out.budget_stopped.is_some());
+    }
+
+    #[test]
+    fn the_budget_is_checked_inside_a_round() {
+        // Rounds are quick until one run of cell 0 takes far past the budget; no run may
+        // start after that (every cell has had its floor of 1), though the round is not over.
+        let reps = Repetitions::Adaptive {
+            min: 1,
+            max: 10,
+            target_pct: 0.001,
+        };
+        let started = Instant::now();
+        let mut late = Vec::new();
+        let out = run(&timed(reps, 0.3), |job, _, _| {
+            if started.elapsed() > Duration::from_secs_f64(0.3) {
+                late.push(job);
+            }
+            if job.cell == 0 && job.rep == 2 {
+                std::thread::sleep(Duration::from_millis(600));
+            }
+            let mut r = fake(job);
+            r.status = "ok".into();
+            Ok(Some(r))
+        })
+        .unwrap();
+        assert!(late.is_empty(), "runs started after the budget: {late:?}");
+        assert_eq!(out.stops, [Some(Stop::Budget); 3]);
+        assert_eq!(out.measured[0], 3);
     }
 }

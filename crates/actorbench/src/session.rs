@@ -89,6 +89,9 @@ pub struct RunOptions {
     pub no_build: bool,
     /// `--install-missing`: run the install steps of missing implementations first.
     pub install_missing: bool,
+    /// `--inherit-env`: let the runtime knobs of the caller's environment reach the runs
+    /// (see [`crate::knobs`]); by default they are removed.
+    pub inherit_env: bool,
     /// `--report-dir`.
     pub report_dir: Option<PathBuf>,
     /// `--metric`: the time the tables, exports and report compare on.
@@ -213,7 +216,7 @@ pub fn install_missing(suite: &Suite, chosen: &[&Implementation]) {
         if let Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
             eprintln!("{} is missing ({why}): installing it", imp.name);
             if let crate::peers::Installed::NoSteps(hint) =
-                crate::peers::install_one(imp, &suite.dir, true)
+                crate::peers::install_one(imp, &suite.dir, true, crate::peers::INSTALL_TIMEOUT)
             {
                 eprintln!(
                     "{}: no install steps in suite.toml; install it by hand: {hint}",
@@ -248,7 +251,7 @@ pub fn probe<'a>(
                 available.push((*imp, rec.version.clone()));
             }
             Availability::Missing(why) => {
-                let how = if imp.install.is_empty() {
+                let how = if imp.install.is_empty() && imp.apt.is_empty() {
                     ""
                 } else {
                     " (or `actorbench run --install-missing` runs its install steps)"
@@ -301,7 +304,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     let suite_path = suite::locate(opts.suite.as_deref())?;
     let suite = suite::load(&suite_path)?;
     let chosen = suite.select_implementations(&opts.implementations)?;
-    let benches = suite.select_benchmarks(&opts.benches)?;
+    let benches = suite.select_benchmarks_in(&opts.benches, opts.profile)?;
     let points = resolve_points(&suite, &benches, opts.profile, opts.sweep, &opts.params)?;
     let cores = resolve_cores(&opts.cores, "--cores")?;
     if let Some(b) = &opts.view.baseline
@@ -443,12 +446,21 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         "params": opts.params,
     });
     let cpus = exec::allowed_cpus();
+    let env_mode = crate::knobs::Mode::from_flag(opts.inherit_env);
+    let knobs_found = crate::knobs::found();
+    let env_remove = crate::knobs::to_remove(env_mode);
+    settings["env"] = env_mode.name().into();
     let load_before = environment::load_average();
     let cpu_before = environment::CpuSnapshot::take(&cpus);
     let session = store.begin_session(&SessionRecord {
         harness_version: environment::harness_version(),
         cpu_governor: environment::governor(&cpus),
         smt: environment::smt(),
+        thp: crate::machine::thp(),
+        cpu_boost: crate::machine::cpu_boost(),
+        cgroup_cpu: crate::machine::cgroup_cpu(),
+        env_mode: env_mode.name().into(),
+        env_knobs: crate::knobs::words(&knobs_found),
         load_before: environment::load_text(load_before),
         started_at: host::now_rfc3339(),
         git_commit: host::git_commit(&suite.dir),
@@ -468,6 +480,9 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         ..Default::default()
     })?;
     eprintln!("session {session}: results go to {}", store.location());
+    if let Some(note) = crate::knobs::note(env_mode.name(), &crate::knobs::words(&knobs_found)) {
+        eprintln!("{note}");
+    }
     let early = environment::busy_note(load_before, None, cpus.len());
     if !early.is_empty() {
         eprintln!("warning: the machine is busy: {early}");
@@ -534,6 +549,14 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             rec.detail = built.tail.clone();
         }
     }
+    if let Some(first) = points.first().and_then(|(b, p)| Some((b, p.first()?))) {
+        for imp in &runnable {
+            let (argv, _) = imp.command(first.0, first.1, 1);
+            if let Some(rec) = records.iter_mut().find(|r| r.name == imp.name) {
+                rec.binary_sha256 = crate::binary_hash::of_command(&argv, &suite.dir);
+            }
+        }
+    }
     for rec in &records {
         store.put_impl(session, rec)?;
     }
@@ -587,6 +610,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             timeout,
             memory_limit,
             dir: &suite.dir,
+            env_remove: &env_remove,
         };
         let Some(mut rec) = trial::run(&t) else {
             return Ok(None);
@@ -715,6 +739,17 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         crate::output::units::seconds(started.elapsed().as_secs_f64()),
         store.location()
     );
+    if failed >= done {
+        eprintln!(
+            "error: nothing ran successfully in session {session}: {}",
+            if done == 0 {
+                "no run was made".to_string()
+            } else {
+                format!("all {done} runs failed (see the failures above)")
+            }
+        );
+        return Ok(1);
+    }
     Ok(0)
 }
 
@@ -748,6 +783,7 @@ pub fn stop_counts(cells: &[CellRecord]) -> String {
                 "max-reps" => "stopped at --max-reps before the target".to_string(),
                 "failing" => "stopped after failing every run".to_string(),
                 "budget" => format!("{were} stopped by the budget"),
+                "timeout" => format!("{were} stopped after a run timed out"),
                 _ => format!("{were} interrupted"),
             };
             let what = if one {

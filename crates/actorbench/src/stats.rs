@@ -7,8 +7,18 @@
 //!   (the t distribution's CDF comes from `statrs`); `compare` applies it to the logarithms
 //!   of the times, so that a change is tested as a ratio;
 //! - [`holm`]: Holm's step-down adjustment of p-values for testing many cells at once;
+//! - [`median_interval`]: the distribution-free confidence interval of a median from two
+//!   order statistics. For `n` sorted values, the interval from the `j`-th smallest to the
+//!   `j`-th largest holds the true median unless at most `j - 1` or at least `n - j + 1`
+//!   values fall below it; the number below is Binomial(`n`, 1/2) for any continuous
+//!   distribution, so the interval's coverage is exactly `P(j <= B <= n - j)`. The
+//!   interval is the narrowest symmetric one whose coverage is at least 95%; below
+//!   [`RUNS_FOR_95`] (6) values even the whole range covers less (3 runs: 75%, 5 runs:
+//!   93.75%), so the range is given with its real coverage, which the tables print;
 //! - [`bootstrap_median`] and [`bootstrap_ratio`]: percentile bootstrap intervals of a
-//!   median and of a ratio of two medians. Each resamples its data with replacement
+//!   median and of a ratio of two medians (the ratios' intervals in the tables and the
+//!   report, and `compare`'s change, use the bootstrap; a median's own interval uses
+//!   [`median_interval`]). Each resamples its data with replacement
 //!   [`BOOTSTRAP_RESAMPLES`] times and takes the 2.5% and 97.5% quantiles of the
 //!   resampled statistic. The generator (ChaCha8, whose output is fixed by its
 //!   specification) is seeded with [`BOOTSTRAP_SEED`], so the same runs always give the
@@ -74,6 +84,81 @@ pub fn variance(xs: &[f64]) -> f64 {
 /// values).
 pub fn cv(xs: &[f64]) -> f64 {
     variance(xs).sqrt() / mean(xs)
+}
+
+/// The fewest values whose median has a distribution-free interval of at least 95%
+/// coverage: with 6, the whole range covers 1 - 2/64 = 96.9%; with 5 only 93.75%.
+pub const RUNS_FOR_95: usize = 6;
+
+/// A confidence interval of a median from order statistics, with its exact coverage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MedianInterval {
+    /// Its lower end, the `j`-th smallest value (NaN for fewer than two values).
+    pub low: f64,
+    /// Its upper end, the `j`-th largest value.
+    pub high: f64,
+    /// The probability that such an interval holds the true median, for any continuous
+    /// distribution: at least 0.95 from [`RUNS_FOR_95`] values on, less below (0 for
+    /// fewer than two values).
+    pub coverage: f64,
+}
+
+/// The narrowest symmetric order-statistic interval of the median of `xs` whose coverage
+/// is at least 95%, or the whole range with its smaller coverage when 95% cannot be
+/// reached (fewer than [`RUNS_FOR_95`] values).
+///
+/// ```
+/// use actorbench::stats::median_interval;
+/// let three = median_interval(&[3.0, 1.0, 2.0]);
+/// assert_eq!((three.low, three.high, three.coverage), (1.0, 3.0, 0.75));
+/// let ten: Vec<f64> = (1..=10).map(f64::from).collect();
+/// let i = median_interval(&ten);
+/// // The 2nd smallest to the 2nd largest: P(2 <= B <= 8) for B ~ Binomial(10, 1/2).
+/// assert_eq!((i.low, i.high), (2.0, 9.0));
+/// assert!((i.coverage - 1002.0 / 1024.0).abs() < 1e-12);
+/// ```
+pub fn median_interval(xs: &[f64]) -> MedianInterval {
+    use statrs::distribution::{Binomial, DiscreteCDF};
+    let n = xs.len();
+    if n < 2 {
+        return MedianInterval {
+            low: f64::NAN,
+            high: f64::NAN,
+            coverage: 0.0,
+        };
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    // Coverage of [x(j), x(n+1-j)] (1-based): P(j <= B <= n - j), B ~ Binomial(n, 1/2).
+    // Up to 1000 values the probabilities C(n, i) / 2^n are summed from the recurrence
+    // p(i + 1) = p(i) (n - i) / (i + 1), exact for the small n that matter (0.75 for 3);
+    // beyond, 2^-n underflows and `statrs`'s CDF is used.
+    let pmf: Vec<f64> = if n <= 1000 {
+        let mut p = vec![0.5f64.powi(n as i32)];
+        for i in 0..n {
+            p.push(p[i] * (n - i) as f64 / (i + 1) as f64);
+        }
+        p
+    } else {
+        Vec::new()
+    };
+    let b = Binomial::new(0.5, n as u64).expect("p = 1/2 is a valid probability");
+    let coverage = |j: usize| {
+        if pmf.is_empty() {
+            (b.cdf((n - j) as u64) - b.cdf((j - 1) as u64)).clamp(0.0, 1.0)
+        } else {
+            pmf[j..=n - j].iter().sum::<f64>().clamp(0.0, 1.0)
+        }
+    };
+    let mut j = 1;
+    while j < n / 2 && coverage(j + 1) >= 0.95 {
+        j += 1;
+    }
+    MedianInterval {
+        low: v[j - 1],
+        high: v[n - j],
+        coverage: coverage(j),
+    }
 }
 
 /// Resamples per bootstrap interval.
@@ -331,6 +416,28 @@ fn normal_sf(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_intervals_have_exact_coverage() {
+        // Coverage of the whole range is 1 - 2 / 2^n; 95% is first reached at 6 values.
+        for (n, cov) in [(2, 0.5), (3, 0.75), (4, 0.875), (5, 0.9375), (6, 0.96875)] {
+            let xs: Vec<f64> = (0..n).map(f64::from).collect();
+            let i = median_interval(&xs);
+            assert_eq!((i.low, i.high), (0.0, f64::from(n - 1)), "n = {n}");
+            assert!((i.coverage - cov).abs() < 1e-12, "n = {n}: {}", i.coverage);
+        }
+        // n = 20: [x(6), x(15)] covers 95.86% (the textbook table); [x(7), x(14)] 88.5%.
+        let xs: Vec<f64> = (1..=20).map(f64::from).collect();
+        let i = median_interval(&xs);
+        assert_eq!((i.low, i.high), (6.0, 15.0));
+        assert!(
+            (i.coverage - 0.958_610_534_667_968_8).abs() < 1e-9,
+            "{}",
+            i.coverage
+        );
+        let none = median_interval(&[1.0]);
+        assert!(none.low.is_nan() && none.coverage == 0.0);
+    }
 
     #[test]
     fn order_statistics() {

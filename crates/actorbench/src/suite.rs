@@ -12,6 +12,7 @@
 //! available = "cargo --version"           # `sh -c`, exit 0 = available
 //! version = "rustc --version"             # `sh -c`, first line of output is recorded
 //! install_hint = "install Rust (rustup.rs)"
+//! apt = ["erlang-base"]                   # optional Debian packages it needs (see peers)
 //! install = ["cargo fetch"]               # optional steps for `actorbench peers install`
 //!
 //! [[implementation]]
@@ -27,6 +28,7 @@
 //! name = "threadring"                     # a benchmark of the contract
 //! quick = { actors = 503, hops = 1000000 } # every parameter, the quick profile
 //! seed = { hops = 50000000 }              # overrides of quick for the seed profile
+//! savina = { actors = 100, hops = 100000 } # optional: overrides for the savina profile
 //! sweep = { param = "hops", quick = [1000, 1000000], seed = [500, 50000000] }  # optional
 //! ```
 //!
@@ -62,6 +64,9 @@ pub enum Profile {
     Quick,
     /// The parameters the seed documents measured.
     Seed,
+    /// Savina's default parameters, for the benchmarks that have a Savina counterpart
+    /// (those with a `savina` table); the others are left out of the session.
+    Savina,
 }
 
 impl Profile {
@@ -70,6 +75,7 @@ impl Profile {
         match self {
             Profile::Quick => "quick",
             Profile::Seed => "seed",
+            Profile::Savina => "savina",
         }
     }
 }
@@ -113,6 +119,9 @@ pub struct Implementation {
     pub version: Option<String>,
     /// What to tell a user whose toolchain is missing.
     pub install_hint: Option<String>,
+    /// Debian packages `actorbench peers install` installs before the steps (`apt-get`
+    /// run directly, non-interactively, after an `apt-get update`).
+    pub apt: Vec<String>,
     /// Install steps for `actorbench peers install`, each run by `sh -c`.
     pub install: Vec<String>,
 }
@@ -186,6 +195,8 @@ pub struct Benchmark {
     pub quick: Params,
     /// The seed profile's parameters.
     pub seed: Params,
+    /// The savina profile's parameters, for a benchmark with a Savina counterpart.
+    pub savina: Option<Params>,
     /// An optional sweep of one parameter.
     pub sweep: Option<Sweep>,
 }
@@ -202,34 +213,41 @@ pub struct Sweep {
 }
 
 impl Benchmark {
-    /// The parameters of `profile`.
+    /// The parameters of `profile` (for the savina profile and a benchmark without a
+    /// Savina counterpart, which that profile leaves out, the quick ones).
     pub fn params(&self, profile: Profile) -> &Params {
         match profile {
             Profile::Quick => &self.quick,
             Profile::Seed => &self.seed,
+            Profile::Savina => self.savina.as_ref().unwrap_or(&self.quick),
         }
+    }
+
+    /// Whether `profile` runs this benchmark: every profile but savina runs them all.
+    pub fn in_profile(&self, profile: Profile) -> bool {
+        profile != Profile::Savina || self.savina.is_some()
     }
 
     /// The parameter sets of `profile`: the sweep's points when `sweep` is asked for and
     /// the benchmark has one, else the profile's one set.
     pub fn points(&self, profile: Profile, sweep: bool) -> Vec<Params> {
         let base = self.params(profile).clone();
-        match (&self.sweep, sweep) {
-            (Some(s), true) => {
-                let values = match profile {
-                    Profile::Quick => &s.quick,
-                    Profile::Seed => &s.seed,
-                };
-                values
-                    .iter()
-                    .map(|v| {
-                        let mut p = base.clone();
-                        p.set(&s.param, *v);
-                        p
-                    })
-                    .collect()
-            }
-            _ => vec![base],
+        let values = match (&self.sweep, sweep, profile) {
+            (Some(s), true, Profile::Quick) => Some((&s.param, &s.quick)),
+            (Some(s), true, Profile::Seed) => Some((&s.param, &s.seed)),
+            // The savina profile has no sweeps: one point, Savina's default.
+            _ => None,
+        };
+        match values {
+            Some((param, values)) => values
+                .iter()
+                .map(|v| {
+                    let mut p = base.clone();
+                    p.set(param, *v);
+                    p
+                })
+                .collect(),
+            None => vec![base],
         }
     }
 }
@@ -258,6 +276,8 @@ struct RawImplementation {
     version: Option<String>,
     install_hint: Option<String>,
     #[serde(default)]
+    apt: Vec<Spanned<String>>,
+    #[serde(default)]
     install: Vec<String>,
 }
 
@@ -268,6 +288,7 @@ struct RawBenchmark {
     quick: Spanned<BTreeMap<String, Spanned<u64>>>,
     #[serde(default)]
     seed: BTreeMap<String, Spanned<u64>>,
+    savina: Option<BTreeMap<String, Spanned<u64>>>,
     sweep: Option<Spanned<RawSweep>>,
 }
 
@@ -295,6 +316,15 @@ pub fn find_default() -> Option<PathBuf> {
 pub fn locate(given: Option<&Path>) -> Result<PathBuf, UsageError> {
     match given {
         Some(p) if p.is_file() => Ok(p.to_path_buf()),
+        Some(p) if p.is_dir() => Err(UsageError::new(format!(
+            "--suite {}: is a directory; give the suite file (e.g. {})",
+            p.display(),
+            p.join(FILE_NAME).display()
+        ))),
+        Some(p) if p.exists() => Err(UsageError::new(format!(
+            "--suite {}: is not a regular file",
+            p.display()
+        ))),
         Some(p) => Err(UsageError::new(format!(
             "suite file {} does not exist",
             p.display()
@@ -387,8 +417,27 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
         if let Some(base) = r.variant_of {
             variants.push((name.clone(), base));
         }
+        let mut apt = Vec::new();
+        for p in r.apt {
+            let span = p.span();
+            let pkg = p.into_inner();
+            // Debian package names: lower case letters, digits, `+ - .`; at least two.
+            let ok = pkg.len() >= 2
+                && pkg.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+                && pkg
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"+-.".contains(&b));
+            if !ok {
+                return Err(at(
+                    span,
+                    format!("implementation '{name}': apt: '{pkg}' is not a Debian package name"),
+                ));
+            }
+            apt.push(pkg);
+        }
         implementations.push(Implementation {
             variant_of: None,
+            apt,
             name,
             language: r.language,
             build: r.build.filter(|b| !b.trim().is_empty()),
@@ -461,12 +510,29 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
             .values()
             .next()
             .map(|v| v.span())
-            .unwrap_or(quick_span);
+            .unwrap_or(quick_span.clone());
         for (k, v) in table_params(spec, r.seed, &at)?.iter() {
             seed.set(k, v);
         }
         spec.validate(&seed)
             .map_err(|e| at(seed_span, format!("seed: {e}")))?;
+        let savina = match r.savina {
+            None => None,
+            Some(table) => {
+                let span = table
+                    .values()
+                    .next()
+                    .map(|v| v.span())
+                    .unwrap_or(quick_span);
+                let mut savina = quick.clone();
+                for (k, v) in table_params(spec, table, &at)?.iter() {
+                    savina.set(k, v);
+                }
+                spec.validate(&savina)
+                    .map_err(|e| at(span, format!("savina: {e}")))?;
+                Some(savina)
+            }
+        };
         let sweep = match r.sweep {
             None => None,
             Some(s) => {
@@ -510,6 +576,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, UsageError> {
             spec,
             quick,
             seed,
+            savina,
             sweep,
         });
     }
@@ -669,6 +736,36 @@ impl Suite {
             .filter(|b| names.is_empty() || names.contains(&b.name))
             .collect())
     }
+
+    /// The benchmarks named (all when `names` is empty) that `profile` runs; naming one
+    /// that the profile does not run (savina, a benchmark with no Savina counterpart) is an
+    /// error that says so.
+    pub fn select_benchmarks_in(
+        &self,
+        names: &[String],
+        profile: Profile,
+    ) -> Result<Vec<&Benchmark>, UsageError> {
+        let all = self.select_benchmarks(names)?;
+        if let Some(b) = all
+            .iter()
+            .find(|b| !names.is_empty() && !b.in_profile(profile))
+        {
+            return Err(UsageError::new(format!(
+                "benchmark '{}' is not in the {} profile (it has no `{}` table in the suite file)",
+                b.name,
+                profile.name(),
+                profile.name()
+            )));
+        }
+        let chosen: Vec<&Benchmark> = all.into_iter().filter(|b| b.in_profile(profile)).collect();
+        if chosen.is_empty() {
+            return Err(UsageError::new(format!(
+                "no benchmark of the suite file is in the {} profile",
+                profile.name()
+            )));
+        }
+        Ok(chosen)
+    }
 }
 
 #[cfg(test)]
@@ -688,6 +785,79 @@ quick = { actors = 3, hops = 10 }
 seed = { hops = 100 }
 sweep = { param = "hops", quick = [1, 2], seed = [3] }
 "#;
+
+    #[test]
+    fn the_savina_profile_runs_only_benchmarks_with_a_savina_table() {
+        let text = format!(
+            "{GOOD}\n[[benchmark]]\nname = \"banking\"\n\
+             quick = {{ accounts = 10, transactions = 5 }}\n\
+             savina = {{ accounts = 1000, transactions = 50000 }}\n"
+        );
+        let s = parse(Path::new("suite.toml"), &text).unwrap();
+        let chosen = s.select_benchmarks_in(&[], Profile::Savina).unwrap();
+        let names: Vec<&str> = chosen.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["banking"]);
+        let banking = chosen[0];
+        assert_eq!(
+            banking.points(Profile::Savina, true)[0].to_string(),
+            "accounts=1000 transactions=50000"
+        );
+        assert_eq!(
+            s.select_benchmarks_in(&[], Profile::Quick).unwrap().len(),
+            2
+        );
+        let err = s
+            .select_benchmarks_in(&["threadring".into()], Profile::Savina)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("threadring") && err.contains("savina"),
+            "{err}"
+        );
+        let bad = text.replace("transactions = 50000", "transactions = 1000000000");
+        let err = parse(Path::new("suite.toml"), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("savina: banking: transactions="), "{err}");
+    }
+
+    /// The repository's own suite file: it loads, has every benchmark of the contract,
+    /// and its savina profile holds the sixteen with a Savina counterpart.
+    #[test]
+    fn the_repositorys_suite_file_has_every_benchmark_and_the_savina_sixteen() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suite.toml");
+        let suite = load(&path).unwrap();
+        let names: Vec<&str> = suite.benchmarks.iter().map(|b| b.name.as_str()).collect();
+        let contract: Vec<&str> = contract::BENCHMARKS.iter().map(|b| b.name).collect();
+        assert_eq!(names, contract);
+        let savina: Vec<&str> = suite
+            .select_benchmarks_in(&[], Profile::Savina)
+            .unwrap()
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
+        assert_eq!(
+            savina,
+            [
+                "threadring",
+                "chameneos",
+                "big",
+                "fibtree",
+                "pingpong",
+                "counting",
+                "fjthrput",
+                "fjcreate",
+                "concdict",
+                "concsll",
+                "bndbuffer",
+                "philosopher",
+                "barber",
+                "cigsmok",
+                "logmap",
+                "banking"
+            ]
+        );
+    }
 
     #[test]
     fn parses_a_good_suite() {

@@ -3,7 +3,8 @@
 //!
 //! Only measured runs (not warmups) that succeeded count toward the figures. Each of the
 //! three times (work, wall and CPU, see [`crate::metric`]) is summarised as a [`Spread`]:
-//! its values, median, min and max, the 95% bootstrap interval of the median and the
+//! its values, median, min and max, the order-statistic interval of the median (95%, or
+//! the range with its smaller coverage below 6 runs: [`stats::median_interval`]) and the
 //! coefficient of variation; a cell whose CV on the chosen metric is over [`NOISY_CV`] is
 //! *noisy*. Start-up is the median over runs of wall minus work;
 //! a cell whose start-up is more than [`STARTUP_SHARE_LIMIT`] of its median wall time is
@@ -43,10 +44,14 @@ pub struct Spread {
     pub min: f64,
     /// Largest.
     pub max: f64,
-    /// Lower end of the 95% bootstrap interval of the median (NaN for fewer than 2 values).
+    /// Lower end of the order-statistic interval of the median
+    /// ([`stats::median_interval`]; NaN for fewer than 2 values).
     pub ci_low: f64,
     /// Upper end of that interval.
     pub ci_high: f64,
+    /// The interval's exact coverage: at least 0.95 from [`stats::RUNS_FOR_95`] values on;
+    /// below that the interval is the whole range and covers less (0.75 with 3 values).
+    pub ci_coverage: f64,
     /// Coefficient of variation (NaN for fewer than 2 values).
     pub cv: f64,
 }
@@ -59,6 +64,7 @@ static NO_VALUES: Spread = Spread {
     max: f64::NAN,
     ci_low: f64::NAN,
     ci_high: f64::NAN,
+    ci_coverage: f64::NAN,
     cv: f64::NAN,
 };
 
@@ -70,8 +76,10 @@ impl Spread {
     /// assert_eq!((s.median, s.min, s.max), (2.0, 1.0, 3.0));
     /// ```
     pub fn of(values: Vec<f64>) -> Spread {
-        let (ci_low, ci_high) = stats::bootstrap_median(&values);
+        let ci = stats::median_interval(&values);
+        let (ci_low, ci_high, ci_coverage) = (ci.low, ci.high, ci.coverage);
         Spread {
+            ci_coverage,
             median: stats::median(&values),
             min: stats::min(&values),
             max: stats::max(&values),
@@ -85,6 +93,11 @@ impl Spread {
     /// Half the interval's width as a share of the median (NaN without an interval).
     pub fn half_width(&self) -> f64 {
         (self.ci_high - self.ci_low) / 2.0 / self.median
+    }
+
+    /// Whether the interval covers less than 95% (too few values to reach it).
+    pub fn short_coverage(&self) -> bool {
+        self.ci_low.is_finite() && self.ci_coverage < 0.95
     }
 }
 

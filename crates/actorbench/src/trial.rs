@@ -41,6 +41,9 @@ pub struct Trial<'a> {
     pub memory_limit: Option<u64>,
     /// The suite's directory, where it runs.
     pub dir: &'a Path,
+    /// Variables of the harness's environment the run does not inherit (see
+    /// [`crate::knobs`]).
+    pub env_remove: &'a [String],
 }
 
 /// The command of a trial as one shell-quoted line, environment first.
@@ -70,6 +73,7 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
     let spec = exec::Spec {
         argv: argv.clone(),
         env,
+        env_remove: t.env_remove.to_vec(),
         cwd: t.dir.to_path_buf(),
         cpus: Some(cpus),
         timeout: t.timeout,

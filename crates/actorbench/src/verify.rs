@@ -151,8 +151,8 @@ pub fn load_vectors(path: &Path) -> Result<Vec<Vector>, UsageError> {
     Ok(out)
 }
 
-/// The vectors file: `--vectors`, else `../shared/spec/vectors.tsv` beside the suite
-/// file, else `docs/vectors.tsv` there.
+/// The vectors file: `--vectors`, else `docs/vectors.tsv` beside the suite file (the
+/// repository's own copy of the contract's vectors).
 pub fn vectors_path(given: Option<&Path>, suite_dir: &Path) -> Result<PathBuf, UsageError> {
     if let Some(p) = given {
         return if p.is_file() {
@@ -164,21 +164,15 @@ pub fn vectors_path(given: Option<&Path>, suite_dir: &Path) -> Result<PathBuf, U
             )))
         };
     }
-    let candidates = [
-        suite_dir.join("../shared/spec/vectors.tsv"),
-        suite_dir.join("docs/vectors.tsv"),
-    ];
-    candidates
-        .iter()
-        .find(|p| p.is_file())
-        .map(|p| p.canonicalize().unwrap_or(p.clone()))
-        .ok_or_else(|| {
-            UsageError::new(format!(
-                "no vectors file: looked for {} and {}; give one with --vectors FILE",
-                candidates[0].display(),
-                candidates[1].display()
-            ))
-        })
+    let default = suite_dir.join("docs/vectors.tsv");
+    if default.is_file() {
+        Ok(default.canonicalize().unwrap_or(default))
+    } else {
+        Err(UsageError::new(format!(
+            "no vectors file: {} does not exist; give one with --vectors FILE",
+            default.display()
+        )))
+    }
 }
 
 /// Timeouts in a row after which an implementation's remaining vectors are not run.
@@ -363,6 +357,7 @@ fn verify_vector(
         timeout,
         memory_limit,
         dir,
+        env_remove: &crate::knobs::to_remove(crate::knobs::Mode::Clean),
     };
     let what = format!(
         "{} {} {} at {threads} thread{}",
@@ -415,6 +410,7 @@ fn verify_bad_input(
     let spec = exec::Spec {
         argv,
         env,
+        env_remove: crate::knobs::to_remove(crate::knobs::Mode::Clean),
         cwd: dir.to_path_buf(),
         cpus: Some(cpus),
         timeout,

@@ -78,7 +78,7 @@ fn run_writes_a_report_with_every_figure() {
         "median start-up",
         "Median work time at the highest core count",
         "with its 95% bootstrap interval under it",
-        "bars are the 95% bootstrap interval of the median",
+        "bars are the order-statistic interval of the median",
         "CI95 ±",
     ] {
         assert!(html.contains(needle), "report lacks {needle}");
@@ -112,7 +112,8 @@ fn report_command_and_bad_input() {
         "1",
         "--no-report",
     ]);
-    assert_eq!(out.status.code(), Some(0));
+    // Every run failed: the session is stored, and `run` says so with exit 1.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out).1);
     let dir = fx.path().join("custom");
     let out = fx.run(&["report", "1", "--out", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);

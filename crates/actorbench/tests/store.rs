@@ -67,7 +67,7 @@ fn run(session_id: i64, seq: i64, implementation: &str) -> RunRecord {
         stderr_bytes: 0,
         stderr_tail: "ünïcödé ✓".into(),
         detail: String::new(),
-        // Every other run has event counters (schema 5), the rest none.
+        // Every other run has event counters (schema 6), the rest none.
         counters: if seq % 2 == 1 {
             [
                 ("page-faults".to_string(), 100.0 + seq as f64),

@@ -1,4 +1,4 @@
-//! Uncertainty from the command line: each cell's 95% bootstrap interval of the median and
+//! Uncertainty from the command line: each cell's interval of the median and
 //! its coefficient of variation, each ratio's own interval against the fastest or a
 //! `--baseline`, the noisy and unresolved flags, in the table, the exports and the report;
 //! and the same numbers every time (the bootstrap is seeded).

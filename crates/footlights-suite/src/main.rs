@@ -1,4 +1,4 @@
-//! `footlights-suite`: the twelve benchmarks of the actor benchmark suite on footlights.
+//! `footlights-suite`: the twenty-two benchmarks of the actor benchmark suite on footlights.
 //!
 //! `footlights-suite BENCH [NAME=VALUE ...]` runs one benchmark and prints one line,
 //! `result bench=BENCH check=VALUE seconds=S`, on standard output; `footlights-suite
@@ -18,18 +18,30 @@
 //! documentation explains how it maps onto footlights actors.
 
 mod bang;
+mod banking;
+mod barber;
 mod big;
+mod bndbuffer;
 mod chameneos;
+mod cigsmok;
+mod concdict;
+mod concsll;
 mod counting;
 mod fannkuch;
 mod fibtree;
+mod fjcreate;
+mod fjthrput;
+mod logmap;
 mod mixed;
 mod parent;
+mod philosopher;
 mod pingpong;
 mod run;
 mod serialmsg;
 mod skynet;
+mod splitmix;
 mod spreading;
+mod tally;
 mod threadring;
 
 use std::process::ExitCode;
@@ -77,5 +89,15 @@ fn bench(bench: Bench) -> Runner {
         Bench::Serialmsg => serialmsg::run,
         Bench::Pingpong => pingpong::run,
         Bench::Counting => counting::run,
+        Bench::Fjthrput => fjthrput::run,
+        Bench::Fjcreate => fjcreate::run,
+        Bench::Concdict => concdict::run,
+        Bench::Concsll => concsll::run,
+        Bench::Bndbuffer => bndbuffer::run,
+        Bench::Philosopher => philosopher::run,
+        Bench::Barber => barber::run,
+        Bench::Cigsmok => cigsmok::run,
+        Bench::Logmap => logmap::run,
+        Bench::Banking => banking::run,
     }
 }

@@ -10,7 +10,7 @@
 //! [`Context::then`](footlights::Context::then) in the parent) would give every node the
 //! same kind of parent, but each answer then costs a reply slot, a boxed continuation and
 //! a boxed call besides the push; measured on spreading depth=19 it took about 1.8 times
-//! the CPU time of plain messages (see docs/performance.md).
+//! the CPU time of plain messages (see docs/experiments/2026-11-22-seed-parameters-footlights.md).
 
 use footlights::{Actor, Addr, ReplyTo};
 

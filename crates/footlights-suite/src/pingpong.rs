@@ -12,7 +12,8 @@
 //! footlights' request/reply form (`ask` with a [`ReplyTo`] in the request, and
 //! `Context::then` on the reply) does the same job, but each round trip then also
 //! allocates a reply slot and two boxed closures; measured at pings=1000000 it took about
-//! 1.7 times the CPU time of plain messages (see docs/performance.md).
+//! 1.7 times the CPU time of plain messages (see
+//! docs/experiments/2026-11-22-seed-parameters-footlights.md).
 
 use footlights::{Actor, Addr, Context, ReplyTo, System};
 use suite_contract::{Invocation, Outcome};

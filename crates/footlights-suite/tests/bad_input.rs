@@ -85,6 +85,38 @@ fn more_mistakes_a_user_makes() {
 }
 
 #[test]
+fn the_savina_benchmarks_name_the_bad_parameter() {
+    rejected(
+        &["banking", "accounts=1"],
+        "banking: accounts=1 is out of range (2..=1000000)",
+    );
+    rejected(
+        &["logmap", "rate=36001"],
+        "logmap: rate=36001 is out of range (0..=36000)",
+    );
+    rejected(
+        &["logmap", "rate=3.46"],
+        "logmap: rate=3.46 is not a non-negative integer",
+    );
+    rejected(
+        &["concsll", "write_pct=101"],
+        "concsll: write_pct=101 is out of range (0..=100)",
+    );
+    rejected(
+        &["bndbuffer", "buffer=0"],
+        "bndbuffer: buffer=0 is out of range (1..=1000000)",
+    );
+    rejected(
+        &["philosopher", "forks=2"],
+        "philosopher: unknown parameter forks=2 (known: philosophers, rounds)",
+    );
+    rejected(
+        &["barber", "cut=1", "cut=2"],
+        "barber: parameter cut=2 given twice",
+    );
+}
+
+#[test]
 fn help_lists_benchmarks_parameters_defaults_and_seeds() {
     for flag in ["--help", "-h"] {
         let run = suite(&[flag], None);

@@ -1,13 +1,12 @@
-//! The shared test vectors, each run as a process on 1, 2, 16 and 64 worker threads, and
-//! on 16 and 64 told they have as many CPUs (the check, and a work time `seconds` that is
-//! positive and within the process's wall time), and the vectors file kept byte for byte
-//! equal to the shared spec's.
+//! The contract's test vectors (`docs/vectors.tsv`), each run as a process on 1, 2, 16 and
+//! 64 worker threads, and on 16 and 64 told they have as many CPUs (the check, and a work
+//! time `seconds` that is positive and within the process's wall time).
 
 mod common;
 
 use std::fs;
 
-use common::{repo_root, shared_spec, suite, suite_with};
+use common::{repo_root, suite, suite_with};
 use suite_contract::split_seconds;
 
 /// One line of `docs/vectors.tsv`.
@@ -182,22 +181,5 @@ fn big_neighbourhoods_start_cleanly() {
         let run = suite(&["big", "workers=3000", "pings=5", "hood=100"], Some("2"));
         let line = common::result_without_seconds(&run);
         assert_eq!(line, "result bench=big check=15000", "{run:?}");
-    }
-}
-
-/// docs/vectors.tsv is a byte-for-byte copy of the shared spec's vectors.tsv (checked
-/// whenever the shared directory sits beside the repository, as in CI).
-#[test]
-fn vectors_file_is_the_shared_one() {
-    let ours = fs::read(repo_root().join("docs/vectors.tsv")).expect("docs/vectors.tsv");
-    match shared_spec() {
-        Some(spec) => {
-            let shared = fs::read(spec.join("vectors.tsv")).expect("shared vectors.tsv");
-            assert!(
-                ours == shared,
-                "docs/vectors.tsv differs from ../shared/spec/vectors.tsv: copy it again"
-            );
-        }
-        None => eprintln!("../shared/spec is not beside the repository: comparison skipped"),
     }
 }

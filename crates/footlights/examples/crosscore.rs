@@ -1,6 +1,7 @@
 //! What a message crossing cores costs on this machine, against one that stays on its
 //! core, without an actor runtime: crossbeam channels between two threads (issue 15,
-//! point 3, the floor under big's one-neighbourhood case in `docs/performance.md`).
+//! point 3, the floor under big's one-neighbourhood case in
+//! `docs/experiments/2026-11-27-one-neighbourhood-two-cores.md`).
 //!
 //! `crosscore MODE N [BALLS]`, each thread pinned to its own CPU (CPUs 0 and 1):
 //!

@@ -19,8 +19,9 @@
 //! one (stage 1's worker) to CPU 1; `FL_PIN=same` pins both to CPU 0; unset, the operating
 //! system places them. Unpinned, the two threads share one CPU in some runs and not in
 //! others (the process then uses one CPU's time, not two), and the figures follow that
-//! placement, not the runtime: see `docs/performance.md`, "Where the pinned tell's time
-//! goes". `FOOTLIGHTS_STATS=1` prints the workers' counters at the end.
+//! placement, not the runtime: see
+//! `docs/experiments/2026-11-27-pinned-tell.md`. `FOOTLIGHTS_STATS=1` prints the workers' counters
+//! at the end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -261,10 +261,10 @@ impl Shard {
     unsafe fn take(&self, kind: Kind) -> *const Slot {
         // SAFETY: the caller owns the lanes.
         let lanes = unsafe { &mut *self.lanes.get() };
-        if lanes.hot.kind.id == kind.id
-            && let Some(slot) = lanes.hot.take_ready()
-        {
-            return slot;
+        if lanes.hot.kind.id == kind.id {
+            if let Some(slot) = lanes.hot.take_ready() {
+                return slot;
+            }
         }
         self.take_slow(lanes, kind)
     }

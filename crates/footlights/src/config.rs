@@ -175,8 +175,9 @@ pub(crate) fn available_parallelism() -> usize {
 /// benchmark run. So a quota is not counted here; with the default thread count (which
 /// counts it) the rule limits nothing either way. If the mask cannot be read (more than
 /// 1,024 CPUs), this falls back to `available_parallelism`, as it does on systems
-/// other than Linux.
-#[cfg(target_os = "linux")]
+/// other than Linux (and in a build with `--cfg footlights_portable`, which tests that
+/// path on Linux).
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 pub(crate) fn cpus() -> usize {
     // SAFETY: `cpu_set_t` is a plain bit set, for which all zeroes is a valid (empty) value.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -197,7 +198,7 @@ pub(crate) fn cpus() -> usize {
 
 /// The CPUs this process may run on, where no affinity mask is read: the available
 /// parallelism.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(all(target_os = "linux", not(footlights_portable))))]
 pub(crate) fn cpus() -> usize {
     available_parallelism()
 }

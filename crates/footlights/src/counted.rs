@@ -11,7 +11,7 @@
 //! spawn and every free, and two workers running in parallel took twice the CPU time of
 //! one for the same tree: the `lock decq` of the cell's drop and the `lock incq` of the
 //! spawn took a fifth of the samples, against under a twentieth on one core
-//! (`docs/performance.md`, issue 15, "The trees' second mode").
+//! (`docs/experiments/2026-11-27-trees-second-mode.md`).
 //!
 //! # The algorithm
 //!

@@ -75,7 +75,7 @@
 //! room, and inside a handler [`Context::send`] delivers and *mutes* the sending actor
 //! until the receiver has drained, so a fast producer slows to its consumer's pace
 //! without blocking a worker. An actor that uses none of this pays nothing for it on its
-//! messages (`docs/performance.md`).
+//! messages (`docs/experiments/2026-11-23-bounded-mailboxes-futures.md`).
 //!
 //! # Futures inside actors
 //!
@@ -126,61 +126,9 @@
 //!
 //! # For actix, ractor and kameo users
 //!
-//! What you reach for there, and its counterpart here. Footlights' handlers are plain
-//! functions run in turns on its own workers; what those runtimes do by awaiting inside a
-//! handler, footlights does by starting a future or a timer and continuing later with the
-//! actor's state.
-//!
-//! **Actors and messages**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `Actor::start`, `Arbiter`; ractor `Actor::spawn`; kameo `Actor::spawn` | [`System::spawn`], [`Context::spawn`]; [`System::spawn_placed`] chooses a worker, stage or thread ([`Placement`]) |
-//! | actix `Handler<M>` + `Message` (`type Result`); kameo `Message<M>` (`type Reply`) | [`Handler<M>`](Handler) with `type Reply`, alongside the actor's own [`Actor::Msg`] |
-//! | actix `addr.do_send(m)`; kameo/ractor `tell` | [`Addr::send`] (own message), [`Addr::tell`] (a handled type) |
-//! | actix `addr.send(m).await`; kameo `ask`; ractor `call!` | [`Addr::request`] (a handled type), [`Addr::ask`] (own message carrying a [`ReplyTo`]) |
-//! | actix `Recipient<M>`; kameo `Recipient<M>`; ractor `DerivedActorRef<M>` | [`Recipient<M>`](Recipient), from [`Addr::recipient`] or [`Addr::msg_recipient`] |
-//! | ractor `Actor::spawn(Some(name), ..)` + `registry::where_is` (untyped cell); kameo `ActorRef::register` + `ActorRef::<A>::lookup`; actix `SystemService` (one actor per type) | [`System::register`], [`System::lookup`] (typed: the wrong type is an error value), [`System::unregister`]; [`Context::register`], [`Context::lookup`]; per system, not global |
-//!
-//! **Mailboxes and backpressure**
-//!
-//! | there | here |
-//! |---|---|
-//! | kameo's bounded mailbox (`mailbox::bounded(n)`); actix `ctx.set_mailbox_capacity` | [`SpawnOptions::capacity`] with [`System::spawn_with`]; unbounded is the default |
-//! | actix `try_send`; kameo `tell(m).try_send()` | [`Addr::try_send`], [`Addr::try_tell`], [`Recipient::try_send`]: a full mailbox gives the message back |
-//! | kameo: a tell awaited on a bounded mailbox | [`Addr::send_async`] from async code, [`Addr::send_blocking`] from a thread; inside a handler [`Context::send`] mutes the sender until there is room |
-//!
-//! **Async work and I/O**
-//!
-//! | there | here |
-//! |---|---|
-//! | ractor and kameo `async fn handle`; actix `ResponseActFuture`, `fut.into_actor(self)` | [`Context::run_future`] (continue with `&mut self` when the future is ready), [`Context::pipe_future`] (its output as a message) |
-//! | the tokio runtime they run on | the `tokio` feature: futures inside actors may use tokio's reactor (`Builder::tokio`, `System::tokio`); `examples/kv` is a TCP server with an actor per connection |
-//!
-//! **Timers**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `ctx.notify_later(m, d)`; ractor `myself.send_after(d, \|\| m)`; kameo: a tokio task that sleeps, then tells | [`Context::send_after`]`(d, m)` |
-//! | ractor `ractor::time::send_after(d, cell, \|\| m)`; actix `ctx.run_later` that sends | [`Addr::send_after`]`(d, m)`, from anywhere |
-//! | actix `ctx.run_interval` that notifies; ractor `send_interval(d, \|\| m)`; kameo: a tokio interval task | [`Context::send_interval`], [`Addr::send_interval`]`(d, \|\| m)` |
-//! | actix `ctx.run_later(d, f)`, `ctx.run_interval(d, f)` | [`Context::run_later`], [`Context::run_interval`] |
-//! | actix `ctx.cancel_future(handle)`; ractor and kameo: abort the task | [`TimerHandle::cancel`]; a [`TimerGuard`] cancels when dropped |
-//! | actix `addr.send(m).timeout(d)` continued with `into_actor(self)`; ractor `call_t!` and kameo `ask(m).reply_timeout(d)`, which await in the handler | [`Context::then_timeout`]`(reply, d, k)`: the handler returns, and `k` runs later with the state |
-//!
-//! actix, ractor and kameo run each timer as a task of their executor (a tokio task per
-//! timer in ractor and kameo); footlights keeps a system's timers in one wheel.
-//!
-//! **Stopping and failure**
-//!
-//! | there | here |
-//! |---|---|
-//! | actix `ctx.stop()`; ractor `myself.stop(None)`; kameo: stop the actor's own `ActorRef` | [`Context::stop`] |
-//! | ractor `actor.stop(reason)`; kameo `actor_ref.stop_gracefully()` | [`Addr::stop`]: after the messages already queued |
-//! | ractor `actor.kill()`; kameo `actor_ref.kill()` | [`Addr::kill`]: at once |
-//! | actix `System::stop`; ractor and kameo: stop every actor, then the runtime | [`System::shutdown`], [`System::shutdown_graceful`] (drains mailboxes until a deadline); both run every started actor's `stopped` hook |
-//! | ractor `SupervisionEvent::ActorTerminated/ActorFailed`; kameo `on_link_died`; actix: none | [`Context::monitor`] (one way) and [`Context::link`] (both ways, with [`Context::trap_exits`]): a [`Down`] message with its [`ExitReason`] (normal, stopped, panicked with its message, killed) |
-//! | actix `Supervised` + `Supervisor`; ractor `spawn_linked` with a supervisor's restarts; Erlang/OTP supervisors | [`supervision::Supervisor`]: [`supervision::Strategy`] one-for-one, one-for-all, rest-for-one; [`supervision::Restart`] permanent, transient, temporary; [`supervision::Intensity`] (N restarts in T, then the supervisor's own supervisor restarts it, or it stops with [`ExitReason::TooManyRestarts`]); trees with [`supervision::Supervisor::supervisor`]. A restarted child keeps its [`Addr`] and its queued messages, and a restarted subtree its addresses (`examples/supervisor.rs`) |
+//! The [`guide`] maps what you reach for there (actors and messages, mailboxes and
+//! backpressure, async work, timers, stopping and supervision) to its counterpart here,
+//! in its last chapter; the chapters before it build a supervised service step by step.
 //!
 //! # Layers
 //!
@@ -190,20 +138,23 @@
 //!
 //! | layer | knows | what it is |
 //! |---|---|---|
+//! | `trace` | nothing | the runtime's events for the `tracing` feature (spawn, stop, restart, panic, supervision, dead letters, timers); empty without it |
 //! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
+//! | `counted` | nothing | counted references to an `Arc` whose counts a worker takes and gives back in bulk (the system's shared state, held by every cell) |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
-//! | [`timer`] | nothing | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
+//! | [`timer`] | `trace` | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered on an actor's first turn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
-//! | `cell` | `mailbox`, `census`, `task`, `sync` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
-//! | `scheduler` | `task`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
+//! | `cell` | `mailbox`, `census`, `task`, `sync`, `trace` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
+//! | `scheduler` | `task`, `mailbox`, `counted`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
 //! | [`config`] | `placement` | settings from the builder, the environment and defaults |
 //! | `reactor` | nothing | with the `tokio` feature, the tokio runtime whose context futures inside actors are polled in |
 //! | `registry` | nothing | a system's names: name to type-erased address, under one lock; the typed side is in `actor` |
-//! | `runtime` | `cell`, `scheduler`, `placement`, `timer`, `reactor`, `registry` | the state an actor shares with its system, and the glue on the spawn and send paths |
-//! | `actor` | `runtime`, `cell`, `placement`, `reply`, `timer`, `registry` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send; [`Handler`] and [`Recipient`]; names, typed |
+//! | `runtime` | `cell`, `mailbox`, `census`, `counted`, `scheduler`, `placement`, `timer`, `reactor`, `registry`, `trace` | the state an actor shares with its system, and the glue on the spawn and send paths |
+//! | `actor` | `runtime`, `cell`, `mailbox`, `census`, `counted`, `placement`, `reply`, `timer`, `registry` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send; [`Handler`] and [`Recipient`]; names, typed |
+//! | [`supervision`] | `actor`, `runtime`, `cell`, `placement`, `reply`, `trace` | supervisors over groups of children: strategies, restart policies, intensity, trees of supervisors |
 //! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
 //!
 //! The traits through which lower layers call up are `task::Run` and `task::Schedule`
@@ -211,8 +162,8 @@
 //! runtime), and the scheduler's `Observer` and `Recorder` (automatic placement). They are
 //! generic where a message passes (each actor type's turn is compiled against the one
 //! worker type), so the layers cost a hop nothing; the trait objects are on the sampling
-//! path only. `python3 ../shared/tools/module_cycles.py crates/footlights/src` checks that
-//! the modules form no cycle; `DEVELOPERS.md` says where new features go.
+//! path only. The test `tests/layers.rs` checks that the code keeps this table (each module
+//! imports only what its row says it knows) and that the modules form no cycle; `DEVELOPERS.md` says where new features go.
 
 mod actor;
 pub mod auto;
@@ -220,6 +171,8 @@ mod cell;
 mod census;
 pub mod config;
 mod counted;
+#[doc = include_str!("guide.md")]
+pub mod guide {}
 mod mailbox;
 mod metrics;
 pub mod placement;
@@ -235,6 +188,7 @@ mod sync;
 mod system;
 mod task;
 pub mod timer;
+mod trace;
 
 pub use actor::{
     Actor, Addr, AskError, Context, Handler, Monitor, Recipient, SendError, Sending, SpawnOptions,
@@ -249,7 +203,9 @@ pub use reply::{Canceled, Reply, ReplyTo};
 pub use system::{Builder, ShutdownReport, System};
 pub use timer::{TimerGuard, TimerHandle};
 
-/// The README's example, compiled and run as a doctest so that it stays true.
+/// The crate's README (packaged with it), whose example is the repository README's first:
+/// compiled and run as a doctest so that it stays true (a test in footlights-suite checks
+/// that the two examples are the same).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeExample;

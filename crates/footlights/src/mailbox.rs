@@ -407,7 +407,7 @@ impl<T> Mailbox<T> {
 /// protocol is unchanged: only the consumer's own later reads need the store, and the
 /// finish comes before them. It is finished by a call, not a `Drop`: a drop inside the
 /// turn's loop adds an unwind path there, which cost chameneos 2% (see
-/// `docs/performance.md`, "The tail cursor on main").
+/// `docs/experiments/2026-11-27-tail-cursor.md`).
 pub(crate) struct Cursor<'a, T> {
     mailbox: &'a Mailbox<T>,
     /// The tail as it stands: the stub or a node whose value is gone.

@@ -16,7 +16,8 @@
 //! The time spent waking other workers (the unpark system call, counted only when a
 //! sleeper is actually woken) is part of the running time and is also reported on its
 //! own. With these, [`WorkerMetrics`] tells where a second core's time goes: turns,
-//! spinning, stealing, sleeping or waking others (`docs/performance.md` reads them).
+//! spinning, stealing, sleeping or waking others
+//! (`docs/experiments/2026-11-23-pace-one-worker-against-two.md` reads them).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -237,7 +238,7 @@ pub struct Metrics {
     /// automatic placement; otherwise a hand-off takes the next slot and runs first).
     pub fifo_order: bool,
     /// Whether the pool's workers label the groups their actors form (a tug of war was
-    /// seen; see `docs/performance.md`, issue 15): a woken worker then steals whole
+    /// seen; see `docs/experiments/2026-11-27-whole-groups.md`): a woken worker then steals whole
     /// groups.
     pub labels_groups: bool,
     /// Messages sent from threads outside the runtime.

@@ -38,6 +38,9 @@ use parking_lot::Mutex;
 /// An address, type-erased.
 pub(crate) type Erased = Box<dyn Any + Send + Sync>;
 
+/// Reads how many messages wait in a named actor's mailbox (kept only by bounded ones).
+pub(crate) type Depth = Box<dyn Fn() -> usize + Send + Sync>;
+
 /// A system's names; see the module documentation.
 #[derive(Default)]
 pub(crate) struct Registry {
@@ -71,6 +74,8 @@ struct Entry {
     actor: &'static str,
     /// The actor's identity: the pointer of its node.
     id: usize,
+    /// Its mailbox's depth, if its mailbox is bounded (an unbounded one keeps no count).
+    depth: Option<Depth>,
 }
 
 impl Registry {
@@ -79,14 +84,16 @@ impl Registry {
         Registry::default()
     }
 
-    /// Names the actor `id` (of type `actor`, address `addr`) `name`, unless the name is
-    /// taken (then the address comes back with the error).
+    /// Names the actor `id` (of type `actor`, address `addr`, mailbox depth `depth` if it
+    /// keeps one) `name`, unless the name is taken (then the address comes back with the
+    /// error).
     pub(crate) fn insert(
         &self,
         name: String,
         id: usize,
         actor: &'static str,
         addr: Erased,
+        depth: Option<Depth>,
     ) -> Result<(), (RegisterError, Erased)> {
         let mut table = self.table.lock();
         if let Some(taken) = table.names.get(&name) {
@@ -97,7 +104,15 @@ impl Registry {
             return Err((error, addr));
         }
         table.held.entry(id).or_default().push(name.clone());
-        table.names.insert(name, Entry { addr, actor, id });
+        table.names.insert(
+            name,
+            Entry {
+                addr,
+                actor,
+                id,
+                depth,
+            },
+        );
         Ok(())
     }
 
@@ -161,6 +176,17 @@ impl Registry {
     /// The names registered now, in no particular order.
     pub(crate) fn names(&self) -> Vec<String> {
         self.table.lock().names.keys().cloned().collect()
+    }
+
+    /// Each named actor whose mailbox keeps a depth (a bounded one), with that depth now.
+    #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
+    pub(crate) fn depths(&self) -> Vec<(String, usize)> {
+        let table = self.table.lock();
+        table
+            .names
+            .iter()
+            .filter_map(|(name, e)| Some((name.clone(), (e.depth.as_ref()?)())))
+            .collect()
     }
 }
 

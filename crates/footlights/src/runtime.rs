@@ -52,10 +52,12 @@ pub(crate) struct Shared {
 
 impl Env for Counted<Shared> {
     fn panicked(&self, report: &PanicReport) {
+        crate::trace::panicked(report.actor, report.during, &report.message);
         (self.on_panic)(report);
     }
 
     fn dead_letters(&self, n: u64) {
+        crate::trace::dead_letters(n);
         self.dead_letters.fetch_add(n, Ordering::Relaxed);
     }
 
@@ -116,6 +118,10 @@ pub(crate) fn spawn_prepared<B: Bound>(
     // it yet. It starts scheduled: the task below is that scheduling.
     unsafe { node.cell().init() };
     prepare(node.cell());
+    crate::trace::spawned(
+        std::any::type_name::<B>(),
+        Arc::as_ptr(&node).cast::<()>() as usize,
+    );
     shared.sched.spawned(node.task(), node.home());
     node
 }

@@ -15,6 +15,8 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 mod naming;
+#[cfg(feature = "metrics")]
+mod publish;
 
 use crate::actor::{Actor, Addr, SpawnOptions};
 use crate::auto::{self, Auto};

@@ -8,7 +8,7 @@
 //! `Run`, and while a turn runs it calls back into the worker through [`Schedule`]. Both
 //! traits are generic, not trait objects: each actor type's turn is compiled against the
 //! one worker type, so the calls cost what direct calls cost (a hop stays at its
-//! instruction count; `docs/performance.md`).
+//! instruction count; `docs/experiments/2026-11-22-runtime-micro-benchmarks.md`).
 //!
 //! How a turn ended ([`TurnEnd`]) is the cell's decision; what happens to the actor next
 //! (back to a run queue, idle, or stopped, and on which queue) is the scheduler's.

@@ -1,9 +1,9 @@
-//! Group labels in a program with phases (issue 15; `docs/performance.md`, "Limits of
-//! labels"). Once a system has seen a tug of war, its workers label the groups their actors
-//! form, and a woken worker steals whole groups or *declines* to steal at all. A later
-//! phase whose actors form one group (a master that hands CPU-bound jobs to workers it
-//! wakes) must still run on both workers: a worker that declines to split the group while
-//! the worker holding it is busy with long turns leaves a core idle for the whole phase.
+//! Group labels in a program with phases (issue 15; "Limits of labels" in
+//! `docs/experiments/2026-11-27-tug-of-war.md`). Once a system has seen a tug of war, its workers
+//! label the groups their actors form, and a woken worker steals whole groups or *declines* to
+//! steal at all. A later phase whose actors form one group (a master that hands CPU-bound jobs to
+//! workers it wakes) must still run on both workers: a worker that declines to split the group
+//! while the worker holding it is busy with long turns leaves a core idle for the whole phase.
 //!
 //! Nothing here is timed: the test counts, per thread, the jobs each pool worker ran.
 
@@ -118,7 +118,7 @@ fn crunch(work: u64) -> u64 {
 /// again, so that in phase 2 the master's backlog wakes the other worker, which finds
 /// the group in its deque. (Without this, that threshold can keep the other worker asleep,
 /// or the master's worker keep its queue private, all phase long: a limit of its own,
-/// `docs/performance.md`, "Limits of labels".)
+/// "Limits of labels" in `docs/experiments/2026-11-27-tug-of-war.md`.)
 fn independent_jobs(system: &System) {
     let lone = [system.spawn(Lone), system.spawn(Lone)];
     for _ in 0..16 {
@@ -208,10 +208,10 @@ impl Actor for Master {
                     self.left -= 1;
                     self.out += 1;
                     let _ = self.crunchers[index].send(self.work);
-                } else if self.out == 0
-                    && let Some(done) = self.done.take()
-                {
-                    let _ = done.send(());
+                } else if self.out == 0 {
+                    if let Some(done) = self.done.take() {
+                        let _ = done.send(());
+                    }
                 }
             }
         }

@@ -512,7 +512,10 @@ fn auto(threads: usize, kind: SchedulerKind) -> System {
         .expect("a system starts")
 }
 
+/// Where the platform gives a thread's CPU time (Linux), a handler that sleeps is seen
+/// blocking in its long turns and moved to a dedicated stage.
 #[test]
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 fn auto_placement_moves_a_blocking_actor_to_its_own_stage() {
     let system = auto(1, SchedulerKind::Steal);
     let handled = Arc::new(AtomicU64::new(0));
@@ -530,6 +533,31 @@ fn auto_placement_moves_a_blocking_actor_to_its_own_stage() {
     assert!(system.metrics().placement_moves > 0);
     quiet(&system);
     assert_eq!(handled.load(Ordering::Relaxed), sent);
+}
+
+/// Where the platform gives no thread CPU time (off Linux, or built with
+/// `--cfg footlights_portable`), long turns are not judged, as the crate documents: a
+/// handler that sleeps stays where it is, and its messages are all handled.
+#[test]
+#[cfg(not(all(target_os = "linux", not(footlights_portable))))]
+fn without_thread_cpu_time_a_blocking_actor_stays_in_the_pool() {
+    let system = auto(1, SchedulerKind::Steal);
+    let handled = Arc::new(AtomicU64::new(0));
+    let sleeper = system.spawn(Sleeper {
+        handled: Arc::clone(&handled),
+    });
+    // 40 turns of 10 ms: on Linux the controller judges such an actor blocking within a
+    // few of its 10 ms rounds (the test above).
+    for sent in 1..=40 {
+        sleeper.send(()).expect("sleeper alive");
+        eventually("the sleeper handles its message", || {
+            handled.load(Ordering::Relaxed) == sent
+        });
+    }
+    quiet(&system);
+    assert_eq!(handled.load(Ordering::Relaxed), 40);
+    assert_ne!(sleeper.site(), Site::Dedicated);
+    assert_eq!(system.metrics().placement_moves, 0);
 }
 
 /// Sends increments to a counter from inside the runtime, one per turn (so the counter

@@ -1,8 +1,10 @@
-//! The twelve benchmarks and their parameters, as the contract's table gives them.
+//! The twenty-two benchmarks and their parameters, as the contract's tables give them
+//! (`docs/benchmarks.md`: the first twelve, then the Savina ten).
 //!
 //! Each [`Bench`] knows its command-line name, a one-line summary of what it stresses,
-//! the parameters it takes (each a [`Param`]: quick default and inclusive range from
-//! peer-contract.md) and the seed parameters the seed documents measured. The order of
+//! the parameters it takes (each a [`Param`]: quick default and inclusive range) and the
+//! seed parameters: those the seed documents measured, or Savina's defaults for the
+//! benchmarks taken from Savina. The order of
 //! [`Bench::ALL`] is the contract's order, which is also the order in which error
 //! messages and `--help` list the benchmarks.
 
@@ -46,7 +48,7 @@ impl Param {
     }
 }
 
-/// One of the twelve benchmarks of the suite.
+/// One of the twenty-two benchmarks of the suite.
 ///
 /// ```
 /// use suite_contract::Bench;
@@ -84,11 +86,31 @@ pub enum Bench {
     Pingpong,
     /// One producer, one counter, then one query.
     Counting,
+    /// Savina's fork-join throughput: one sender, many receivers.
+    Fjthrput,
+    /// Savina's fork-join creation: many actors, one message each.
+    Fjcreate,
+    /// Savina's concurrent dictionary: clients of one dictionary actor.
+    Concdict,
+    /// Savina's concurrent sorted linked list: clients of one list actor.
+    Concsll,
+    /// Savina's producer-consumer with a bounded buffer.
+    Bndbuffer,
+    /// Savina's dining philosophers with an arbitrator.
+    Philosopher,
+    /// Savina's sleeping barber.
+    Barber,
+    /// Savina's cigarette smokers with an arbiter.
+    Cigsmok,
+    /// Savina's logistic map series through rate actors.
+    Logmap,
+    /// Savina's bank transactions between account actors.
+    Banking,
 }
 
 impl Bench {
     /// All benchmarks, in the contract's order.
-    pub const ALL: [Bench; 12] = [
+    pub const ALL: [Bench; 22] = [
         Bench::Threadring,
         Bench::Chameneos,
         Bench::Big,
@@ -101,6 +123,16 @@ impl Bench {
         Bench::Serialmsg,
         Bench::Pingpong,
         Bench::Counting,
+        Bench::Fjthrput,
+        Bench::Fjcreate,
+        Bench::Concdict,
+        Bench::Concsll,
+        Bench::Bndbuffer,
+        Bench::Philosopher,
+        Bench::Barber,
+        Bench::Cigsmok,
+        Bench::Logmap,
+        Bench::Banking,
     ];
 
     /// The name used on the command line and in the result line.
@@ -122,6 +154,16 @@ impl Bench {
             Bench::Serialmsg => "serialmsg",
             Bench::Pingpong => "pingpong",
             Bench::Counting => "counting",
+            Bench::Fjthrput => "fjthrput",
+            Bench::Fjcreate => "fjcreate",
+            Bench::Concdict => "concdict",
+            Bench::Concsll => "concsll",
+            Bench::Bndbuffer => "bndbuffer",
+            Bench::Philosopher => "philosopher",
+            Bench::Barber => "barber",
+            Bench::Cigsmok => "cigsmok",
+            Bench::Logmap => "logmap",
+            Bench::Banking => "banking",
         }
     }
 
@@ -157,6 +199,16 @@ impl Bench {
             Bench::Serialmsg => SERIALMSG,
             Bench::Pingpong => PINGPONG,
             Bench::Counting => COUNTING,
+            Bench::Fjthrput => FJTHRPUT,
+            Bench::Fjcreate => FJCREATE,
+            Bench::Concdict => CONCDICT,
+            Bench::Concsll => CONCSLL,
+            Bench::Bndbuffer => BNDBUFFER,
+            Bench::Philosopher => PHILOSOPHER,
+            Bench::Barber => BARBER,
+            Bench::Cigsmok => CIGSMOK,
+            Bench::Logmap => LOGMAP,
+            Bench::Banking => BANKING,
         }
     }
 
@@ -192,6 +244,16 @@ impl Bench {
             Bench::Serialmsg => "message proxying through one dispatcher",
             Bench::Pingpong => "request/reply latency between two actors",
             Bench::Counting => "one producer, one counter actor, then one query",
+            Bench::Fjthrput => "one sender, many receivers each doing a little work per message",
+            Bench::Fjcreate => "creating many actors that each handle one message and end",
+            Bench::Concdict => "clients waiting on one dictionary actor, reads and writes",
+            Bench::Concsll => "clients waiting on one sorted-list actor: inserts, lookups, sizes",
+            Bench::Bndbuffer => "producers and consumers through one manager with a bounded buffer",
+            Bench::Philosopher => "dining philosophers asking one arbitrator, retrying when denied",
+            Bench::Barber => "sleeping barber: factory, waiting room, barber and customer actors",
+            Bench::Cigsmok => "cigarette smokers: one arbiter choosing a smoker each round",
+            Bench::Logmap => "logistic-map series computed through rate actors, request and reply",
+            Bench::Banking => "a teller's transfers between account actors: debit, credit, reply",
         }
     }
 
@@ -220,6 +282,18 @@ impl Bench {
             Bench::Serialmsg => "pairs=120 (Panini, 4.5.4)",
             Bench::Pingpong => "pings=40000 (Savina default)",
             Bench::Counting => "count=1000000 (Savina default)",
+            Bench::Fjthrput => "actors=60 messages=10000 (Savina default)",
+            Bench::Fjcreate => "actors=40000 (Savina default)",
+            Bench::Concdict => "workers=20 messages=10000 write_pct=10 (Savina default)",
+            Bench::Concsll => "workers=20 messages=8000 write_pct=10 size_pct=1 (Savina default)",
+            Bench::Bndbuffer => {
+                "buffer=50 producers=40 consumers=40 items=1000 cost=25 (Savina default)"
+            }
+            Bench::Philosopher => "philosophers=20 rounds=10000 (Savina default)",
+            Bench::Barber => "haircuts=5000 room=1000 arrival=1000 cut=1000 (Savina default)",
+            Bench::Cigsmok => "rounds=1000 smokers=200 (Savina default)",
+            Bench::Logmap => "terms=25000 series=10 rate=34600 increment=25 (Savina default)",
+            Bench::Banking => "accounts=1000 transactions=50000 (Savina default)",
         }
     }
 
@@ -243,6 +317,18 @@ impl Bench {
             Bench::Serialmsg => "pairs*messages (messages delivered to receivers)",
             Bench::Pingpong => "pings (pongs received)",
             Bench::Counting => "count (the counter's answer)",
+            Bench::Fjthrput => "HANDLED:DIGEST (messages handled; sum of step(v) over them)",
+            Bench::Fjcreate => "HANDLED:DIGEST (reports of the created actors; sum of step(k))",
+            Bench::Concdict => {
+                "ANSWERS:SIZE:CONTENTS:READSUM (answers; final dictionary; read answers)"
+            }
+            Bench::Concsll => "ANSWERS:SIZE:CONTENTS:HITS (answers; final list; lookups found)",
+            Bench::Bndbuffer => "CONSUMED:SUM (items consumed; sum of work(item, cost))",
+            Bench::Philosopher => "MEALS (meals counted by the arbitrator)",
+            Bench::Barber => "HAIRCUTS:DIGEST (customers done; arrival and haircut work)",
+            Bench::Cigsmok => "WEIGHTED:DIGEST (sum of (id+1)*smokes; smoking work)",
+            Bench::Logmap => "SUM (sum over every series' terms of floor(term * 2^32))",
+            Bench::Banking => "TRANSFERS:BALANCES (replies; sum of (k+1)*final balance)",
         }
     }
 
@@ -295,6 +381,53 @@ const SERIALMSG: &[Param] = &[
 ];
 const PINGPONG: &[Param] = &[Param::new("pings", 100_000, 0, 1000 * M)];
 const COUNTING: &[Param] = &[Param::new("count", M, 0, 1000 * M)];
+const FJTHRPUT: &[Param] = &[
+    Param::new("actors", 60, 1, 100_000),
+    Param::new("messages", 2000, 0, 100 * M),
+];
+const FJCREATE: &[Param] = &[Param::new("actors", 20_000, 1, 10 * M)];
+const CONCDICT: &[Param] = &[
+    Param::new("workers", 20, 1, 10_000),
+    Param::new("messages", 5000, 0, 100 * M),
+    Param::new("write_pct", 10, 0, 100),
+];
+const CONCSLL: &[Param] = &[
+    Param::new("workers", 20, 1, 10_000),
+    Param::new("messages", 1000, 0, 100 * M),
+    Param::new("write_pct", 10, 0, 100),
+    Param::new("size_pct", 1, 0, 100),
+];
+const BNDBUFFER: &[Param] = &[
+    Param::new("buffer", 50, 1, M),
+    Param::new("producers", 40, 1, 10_000),
+    Param::new("consumers", 40, 1, 10_000),
+    Param::new("items", 500, 0, 100 * M),
+    Param::new("cost", 25, 0, M),
+];
+const PHILOSOPHER: &[Param] = &[
+    Param::new("philosophers", 20, 1, 10_000),
+    Param::new("rounds", 5000, 0, 100 * M),
+];
+const BARBER: &[Param] = &[
+    Param::new("haircuts", 1000, 0, 10 * M),
+    Param::new("room", 1000, 1, M),
+    Param::new("arrival", 1000, 0, M),
+    Param::new("cut", 1000, 0, M),
+];
+const CIGSMOK: &[Param] = &[
+    Param::new("rounds", 1000, 0, 100 * M),
+    Param::new("smokers", 200, 1, 100_000),
+];
+const LOGMAP: &[Param] = &[
+    Param::new("terms", 10_000, 0, 100 * M),
+    Param::new("series", 10, 1, 100),
+    Param::new("rate", 34_600, 0, 36_000),
+    Param::new("increment", 25, 0, 40),
+];
+const BANKING: &[Param] = &[
+    Param::new("accounts", 1000, 2, M),
+    Param::new("transactions", 30_000, 0, 100 * M),
+];
 
 impl fmt::Display for Bench {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -302,7 +435,7 @@ impl fmt::Display for Bench {
     }
 }
 
-/// The error of parsing a benchmark name: the name is not one of the twelve.
+/// The error of parsing a benchmark name: the name is not one of the suite's.
 ///
 /// ```
 /// let err = "foo".parse::<suite_contract::Bench>().unwrap_err();
@@ -342,7 +475,7 @@ mod tests {
         let mut names = Bench::ALL.map(Bench::name).to_vec();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 12);
+        assert_eq!(names.len(), 22);
     }
 
     #[test]
@@ -380,6 +513,35 @@ mod tests {
             ("serialmsg", "messages", 1000, 0, 100_000_000),
             ("pingpong", "pings", 100_000, 0, 1_000_000_000),
             ("counting", "count", 1_000_000, 0, 1_000_000_000),
+            ("fjthrput", "actors", 60, 1, 100_000),
+            ("fjthrput", "messages", 2000, 0, 100_000_000),
+            ("fjcreate", "actors", 20_000, 1, 10_000_000),
+            ("concdict", "workers", 20, 1, 10_000),
+            ("concdict", "messages", 5000, 0, 100_000_000),
+            ("concdict", "write_pct", 10, 0, 100),
+            ("concsll", "workers", 20, 1, 10_000),
+            ("concsll", "messages", 1000, 0, 100_000_000),
+            ("concsll", "write_pct", 10, 0, 100),
+            ("concsll", "size_pct", 1, 0, 100),
+            ("bndbuffer", "buffer", 50, 1, 1_000_000),
+            ("bndbuffer", "producers", 40, 1, 10_000),
+            ("bndbuffer", "consumers", 40, 1, 10_000),
+            ("bndbuffer", "items", 500, 0, 100_000_000),
+            ("bndbuffer", "cost", 25, 0, 1_000_000),
+            ("philosopher", "philosophers", 20, 1, 10_000),
+            ("philosopher", "rounds", 5000, 0, 100_000_000),
+            ("barber", "haircuts", 1000, 0, 10_000_000),
+            ("barber", "room", 1000, 1, 1_000_000),
+            ("barber", "arrival", 1000, 0, 1_000_000),
+            ("barber", "cut", 1000, 0, 1_000_000),
+            ("cigsmok", "rounds", 1000, 0, 100_000_000),
+            ("cigsmok", "smokers", 200, 1, 100_000),
+            ("logmap", "terms", 10_000, 0, 100_000_000),
+            ("logmap", "series", 10, 1, 100),
+            ("logmap", "rate", 34_600, 0, 36_000),
+            ("logmap", "increment", 25, 0, 40),
+            ("banking", "accounts", 1000, 2, 1_000_000),
+            ("banking", "transactions", 30_000, 0, 100_000_000),
         ];
         let total: usize = Bench::ALL.iter().map(|b| b.params().len()).sum();
         assert_eq!(total, table.len());

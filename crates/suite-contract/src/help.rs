@@ -72,6 +72,12 @@ fn write_help(out: &mut String, program: &str) -> std::fmt::Result {
         if bench == Bench::Skynet {
             writeln!(out, "    size must be a power of div (div^0 = 1 allowed)")?;
         }
+        if bench == Bench::Logmap {
+            writeln!(
+                out,
+                "    rate and increment are in units of 1/10000 (rate=34600 is 3.46)"
+            )?;
+        }
         writeln!(out, "    check: {}", bench.check())?;
         writeln!(out, "    seed: {}", bench.seed())?;
     }
@@ -89,9 +95,15 @@ mod tests {
             assert!(help.contains(&format!("  {bench}: ")), "{bench}");
             assert!(help.contains(bench.seed()), "{bench}");
             assert!(help.contains(bench.check()), "{bench}");
+            // The benchmark's own block: from its heading to the next blank line (names
+            // such as `messages` recur in several benchmarks).
+            let block = help
+                .split("\n\n")
+                .find(|b| b.starts_with(&format!("  {bench}: ")))
+                .unwrap_or_else(|| panic!("no block for {bench}"));
             for p in bench.params() {
                 let range = format!("range {}..={}", p.min, p.max);
-                let line = help
+                let line = block
                     .lines()
                     .find(|l| {
                         l.trim_start().starts_with(&format!("{} ", p.name)) && l.contains(&range)

@@ -7,10 +7,10 @@
 //! known. This crate holds everything about that protocol that does not depend on the
 //! actor runtime:
 //!
-//! - [`Bench`] and [`Param`]: the twelve benchmarks, their parameters with quick defaults
+//! - [`Bench`] and [`Param`]: the twenty-two benchmarks, their parameters with quick defaults
 //!   and inclusive ranges, and the seed parameters (`bench.rs`);
 //! - [`parse`] into an [`Invocation`], or a [`ContractError`] whose message is exactly the
-//!   one peer-contract.md prescribes (`parse.rs`);
+//!   one docs/benchmarks.md prescribes (`parse.rs`);
 //! - [`help_text`] for `--help` (`help.rs`);
 //! - [`result_line`] and [`Outcome`] for the one line of output, and the work time it
 //!   carries, timed the same way for every program (`output.rs`);

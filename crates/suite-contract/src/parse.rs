@@ -87,8 +87,8 @@ impl Invocation {
     }
 }
 
-/// Why the command line is not a valid invocation. Its `Display` is the exact message of
-/// peer-contract.md without the leading `error: ` (which [`run_main`](crate::run_main)
+/// Why the command line is not a valid invocation. Its `Display` is the exact message that
+/// docs/benchmarks.md gives, without the leading `error: ` (which [`run_main`](crate::run_main)
 /// adds); every message names the benchmark, the parameter and the bad value.
 ///
 /// ```
@@ -339,7 +339,9 @@ mod tests {
     use super::*;
 
     const KNOWN: &str = "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, \
-                         mixed, bang, serialmsg, pingpong, counting";
+                         mixed, bang, serialmsg, pingpong, counting, fjthrput, fjcreate, \
+                         concdict, concsll, bndbuffer, philosopher, barber, cigsmok, logmap, \
+                         banking";
 
     fn message(args: &[&str]) -> String {
         parse(args).unwrap_err().to_string()

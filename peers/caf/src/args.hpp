@@ -1,4 +1,4 @@
-// Command-line parsing for caf-suite, exactly as /work/notes/peer-contract.md
+// Command-line parsing for caf-suite, exactly as docs/benchmarks.md ("Bad input and failures")
 // pins it down.
 //
 // The invocation is `caf-suite BENCH [NAME=VALUE ...]`. Every benchmark has a

@@ -1,4 +1,4 @@
-// The twelve benchmarks of /work/shared/spec/benchmarks.md on CAF.
+// The twenty-two benchmarks of docs/benchmarks.md on CAF.
 //
 // Each `run_*` function runs one benchmark to completion in `sys` and returns
 // what the result line reports. It spawns the benchmark's root actor, waits
@@ -34,5 +34,15 @@ outcome run_bang(caf::actor_system& sys, const bench_args& args);
 outcome run_serialmsg(caf::actor_system& sys, const bench_args& args);
 outcome run_pingpong(caf::actor_system& sys, const bench_args& args);
 outcome run_counting(caf::actor_system& sys, const bench_args& args);
+outcome run_fjthrput(caf::actor_system& sys, const bench_args& args);
+outcome run_fjcreate(caf::actor_system& sys, const bench_args& args);
+outcome run_concdict(caf::actor_system& sys, const bench_args& args);
+outcome run_concsll(caf::actor_system& sys, const bench_args& args);
+outcome run_bndbuffer(caf::actor_system& sys, const bench_args& args);
+outcome run_philosopher(caf::actor_system& sys, const bench_args& args);
+outcome run_barber(caf::actor_system& sys, const bench_args& args);
+outcome run_cigsmok(caf::actor_system& sys, const bench_args& args);
+outcome run_logmap(caf::actor_system& sys, const bench_args& args);
+outcome run_banking(caf::actor_system& sys, const bench_args& args);
 
 } // namespace suite

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks caf-suite's handling of bad input (see /work/notes/peer-contract.md):
+# Checks caf-suite's handling of bad input (see docs/benchmarks.md, "Bad input and failures"):
 # exit status 2, nothing on stdout, exactly one stderr line that contains the
 # given words (the benchmark, the parameter and the bad value).
 #
@@ -57,6 +57,28 @@ expect "skynet size=1000 div=7" "" skynet size=1000 div=7
 expect "skynet size=1000 div=7" "" skynet div=7 size=1000
 expect "skynet size=100000 div=4" "" skynet div=4
 expect "mixed ring_size=1 range" "" mixed ring_size=1
+expect "fjthrput actors=0 range" "" fjthrput actors=0
+expect "fjthrput messages=x non-negative" "" fjthrput messages=x
+expect "fjcreate actors=0 range" "" fjcreate actors=0
+expect "fjcreate workers=3 actors" "" fjcreate workers=3
+expect "concdict write_pct=101 range" "" concdict write_pct=101
+expect "concdict workers=0 range" "" concdict workers=0
+expect "concsll size_pct=101 range" "" concsll size_pct=101
+expect "concsll messages=1.5 non-negative" "" concsll messages=1.5
+expect "bndbuffer buffer=0 range" "" bndbuffer buffer=0
+expect "bndbuffer consumers=0 range" "" bndbuffer consumers=0
+expect "bndbuffer items=5 twice" "" bndbuffer items=5 items=5
+expect "philosopher philosophers=0 range" "" philosopher philosophers=0
+expect "philosopher rounds=100000001 range" "" philosopher rounds=100000001
+expect "barber room=0 range" "" barber room=0
+expect "barber haircuts=-3 non-negative" "" barber haircuts=-3
+expect "cigsmok smokers=0 range" "" cigsmok smokers=0
+expect "cigsmok 'rounds' NAME=VALUE" "" cigsmok rounds
+expect "logmap rate=36001 range" "" logmap rate=36001
+expect "logmap increment=41 range" "" logmap increment=41
+expect "logmap series=0 range" "" logmap series=0
+expect "banking accounts=1 range" "" banking accounts=1
+expect "banking transactions=abc non-negative" "" banking transactions=abc
 expect "CAF_THREADS=abc positive" "CAF_THREADS=abc" threadring
 expect "CAF_THREADS=0 positive" "CAF_THREADS=0" threadring
 expect "CAF_SUITE_TIMEOUT=x positive" "CAF_SUITE_TIMEOUT=x" threadring

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Runs every line of the shared test vectors against caf-suite with
+# Runs every line of the contract's test vectors against caf-suite with
 # CAF_THREADS=<threads> and checks the single result line.
 #
 # usage: vectors.sh CAF_SUITE THREADS
-# The vectors file is $VECTORS, default ../shared/spec/vectors.tsv (relative to
+# The vectors file is $VECTORS, default docs/vectors.tsv (relative to
 # the working directory, which CTest sets to the repository root). Each run
 # must exit 0 within PER_RUN_TIMEOUT seconds (default 120) and print exactly
 # one stdout line `result bench=B check=C seconds=S` (chameneos: with
@@ -12,7 +12,7 @@
 set -u
 bin=$1
 threads=$2
-vectors=${VECTORS:-../shared/spec/vectors.tsv}
+vectors=${VECTORS:-docs/vectors.tsv}
 limit=${PER_RUN_TIMEOUT:-120}
 if [ ! -r "$vectors" ]; then
   echo "vectors file not found: $vectors (set VECTORS)" >&2

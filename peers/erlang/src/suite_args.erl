@@ -18,7 +18,9 @@
 -export_type([bench/0, params/0]).
 
 -type bench() :: threadring | chameneos | big | fannkuch | fibtree | skynet
-               | spreading | mixed | bang | serialmsg | pingpong | counting.
+               | spreading | mixed | bang | serialmsg | pingpong | counting
+               | fjthrput | fjcreate | concdict | concsll | bndbuffer | philosopher
+               | barber | cigsmok | logmap | banking.
 -type params() :: #{atom() => non_neg_integer()}.
 
 %% {Name, Quick, Min, Max} for one parameter.
@@ -40,7 +42,23 @@ benchmarks() ->
      {bang, [{senders, 100, 1, 1000000}, {messages, 1000, 0, 100000000}]},
      {serialmsg, [{pairs, 40, 1, 100000}, {messages, 1000, 0, 100000000}]},
      {pingpong, [{pings, 100000, 0, 1000000000}]},
-     {counting, [{count, 1000000, 0, 1000000000}]}].
+     {counting, [{count, 1000000, 0, 1000000000}]},
+     {fjthrput, [{actors, 60, 1, 100000}, {messages, 2000, 0, 100000000}]},
+     {fjcreate, [{actors, 20000, 1, 10000000}]},
+     {concdict, [{workers, 20, 1, 10000}, {messages, 5000, 0, 100000000},
+                 {write_pct, 10, 0, 100}]},
+     {concsll, [{workers, 20, 1, 10000}, {messages, 1000, 0, 100000000},
+                {write_pct, 10, 0, 100}, {size_pct, 1, 0, 100}]},
+     {bndbuffer, [{buffer, 50, 1, 1000000}, {producers, 40, 1, 10000},
+                  {consumers, 40, 1, 10000}, {items, 500, 0, 100000000},
+                  {cost, 25, 0, 1000000}]},
+     {philosopher, [{philosophers, 20, 1, 10000}, {rounds, 5000, 0, 100000000}]},
+     {barber, [{haircuts, 1000, 0, 10000000}, {room, 1000, 1, 1000000},
+               {arrival, 1000, 0, 1000000}, {cut, 1000, 0, 1000000}]},
+     {cigsmok, [{rounds, 1000, 0, 100000000}, {smokers, 200, 1, 100000}]},
+     {logmap, [{terms, 10000, 0, 100000000}, {series, 10, 1, 100},
+               {rate, 34600, 0, 36000}, {increment, 25, 0, 40}]},
+     {banking, [{accounts, 1000, 2, 1000000}, {transactions, 30000, 0, 100000000}]}].
 
 %% @doc The benchmark names, in order.
 -spec names() -> [bench()].

@@ -1,7 +1,7 @@
 %% @doc EUnit tests of the Erlang/OTP suite.
 %%
-%% - Every line of the shared vectors file (path from the environment variable
-%%   VECTORS, else `../shared/spec/vectors.tsv' relative to the repository
+%% - Every line of the contract's vectors file (path from the environment variable
+%%   VECTORS, else `docs/vectors.tsv' relative to the repository
 %%   root, the working directory of test.sh) is run in this node through
 %%   `suite:run_args/1', and its check must match.
 %% - The argument rules of suite_args: every error shape, exact messages.
@@ -14,13 +14,14 @@
 -include_lib("eunit/include/eunit.hrl").
 
 -define(KNOWN, "threadring, chameneos, big, fannkuch, fibtree, skynet, spreading, "
-               "mixed, bang, serialmsg, pingpong, counting").
+               "mixed, bang, serialmsg, pingpong, counting, fjthrput, fjcreate, concdict, "
+               "concsll, bndbuffer, philosopher, barber, cigsmok, logmap, banking").
 
 %%% The shared vectors, in process.
 
 vectors_test_() ->
     Path = case os:getenv("VECTORS") of
-               false -> "../shared/spec/vectors.tsv";
+               false -> "docs/vectors.tsv";
                P -> P
            end,
     Lines = case file:read_file(Path) of
@@ -71,6 +72,25 @@ defaults_are_the_quick_values_test() ->
     ?assertEqual(#{actors => 503, hops => 1000000}, Params),
     {ok, big, Big} = suite_args:parse(["big", "hood=4", "workers=10"]),
     ?assertEqual(#{workers => 10, pings => 2000, hood => 4}, Big).
+
+%% The generator and work/2 give the values docs/benchmarks.md lists.
+splitmix_known_values_test() ->
+    Draws = fun(Seed) ->
+                    {A, S1} = splitmix:next(Seed),
+                    {B, S2} = splitmix:next(S1),
+                    {C, _} = splitmix:next(S2),
+                    [A, B, C]
+            end,
+    ?assertEqual([16294208416658607535, 7960286522194355700, 487617019471545679], Draws(0)),
+    ?assertEqual([10451216379200822465, 13757245211066428519, 17911839290282890590],
+                 Draws(1)),
+    ?assertEqual(16294208416658607535, splitmix:step(0)),
+    ?assertEqual(12035550249420947055, splitmix:work(0, 2)),
+    ?assertEqual(2513630078224190977, splitmix:work(5, 1000)),
+    ?assertEqual(7, splitmix:work(7, 0)),
+    ?assertEqual({7960286522194355700 rem 10, 2 * 16#9E3779B97F4A7C15 band (1 bsl 64 - 1)},
+                 splitmix:below(16#9E3779B97F4A7C15, 10)),
+    ?assertEqual(<<"1:18446744073709551615:0">>, splitmix:check([1, -1, 1 bsl 64])).
 
 %%% Argument errors, exact messages.
 
@@ -263,6 +283,12 @@ process_limit_test_() ->
      ?_assertEqual(300000 + 1000, Limit(["1", "threadring", "hops=5", "actors=300000"])),
      ?_assertEqual(4194304, Limit(["1", "bang", "senders=999999999"])),
      ?_assertEqual(4194304, Limit(["1", "fibtree", "n=32"])),
+     ?_assertEqual(default, Limit(["2", "banking"])),
+     ?_assertEqual(1000000 + 1000, Limit(["2", "banking", "accounts=1000000"])),
+     ?_assertEqual(300000 + 2 + 1000, Limit(["1", "barber", "haircuts=300000"])),
+     ?_assertEqual(default, Limit(["1", "fjcreate", "actors=10000000"])),
+     ?_assertEqual(default, Limit(["1", "cigsmok", "smokers=100000"])),
+     ?_assertEqual(default, Limit(["2", "fjthrput", "actors=100000"])),
      ?_assertEqual("erl -noshell -noinput +S 2:2 -pa " ++
                        filename:join(filename:dirname(run_script()), "ebin") ++
                        " -run suite main -extra threadring hops=-1 +S",
@@ -277,6 +303,49 @@ tree_heap_test_() ->
      ?_assertNot(HasHms(["1", "threadring"])),
      ?_assertNot(HasHms(["1", "big"])),
      ?_assertNot(HasHms(["1"]))].
+
+%% The ten Savina benchmarks as the harness runs them: at 1 and 2
+%% schedulers a small case prints the oracle's check, and a bad value exits 2
+%% with one stderr line naming the benchmark, the parameter and the value.
+savina_programs_test_() ->
+    Cases = [{["fjthrput", "actors=3", "messages=5"], "15:9541978460438545511",
+              "actors=0", "fjthrput: actors=0 is out of range (1..=100000)"},
+             {["fjcreate", "actors=10"], "10:7438657777315996608",
+              "actors=10000001", "fjcreate: actors=10000001 is out of range (1..=10000000)"},
+             {["concdict", "workers=2", "messages=50", "write_pct=100"],
+              "100:98:233176387078928:0",
+              "write_pct=101", "concdict: write_pct=101 is out of range (0..=100)"},
+             {["concsll", "workers=1", "messages=20", "write_pct=50", "size_pct=10"],
+              "20:9:36599:0",
+              "size_pct=x", "concsll: size_pct=x is not a non-negative integer"},
+             {["bndbuffer", "buffer=2", "producers=3", "consumers=2", "items=10", "cost=3"],
+              "30:14693027747183956667",
+              "buffer=0", "bndbuffer: buffer=0 is out of range (1..=1000000)"},
+             {["philosopher", "philosophers=2", "rounds=10"], "20",
+              "philosophers=0", "philosopher: philosophers=0 is out of range (1..=10000)"},
+             {["barber", "haircuts=10", "room=1", "arrival=5", "cut=50"],
+              "10:1351256199984715530",
+              "room=0", "barber: room=0 is out of range (1..=1000000)"},
+             {["cigsmok", "rounds=10", "smokers=3"], "20:7265486000446837202",
+              "smokers=0", "cigsmok: smokers=0 is out of range (1..=100000)"},
+             {["logmap", "terms=100", "series=2", "rate=36000", "increment=40"], "556817300049",
+              "rate=36001", "logmap: rate=36001 is out of range (0..=36000)"},
+             {["banking", "accounts=3", "transactions=20"], "20:6004220",
+              "accounts=1", "banking: accounts=1 is out of range (2..=1000000)"}],
+    [{string:join(Args, " "),
+      {timeout, 120,
+       fun() ->
+               [begin
+                    {Status, Out, Err} = program(Args, "", S),
+                    ?assertEqual({S, 0, ""}, {S, Status, Err}),
+                    Prefix = "result bench=" ++ Bench ++ " check=" ++ Check ++ " seconds=",
+                    [Line, ""] = string:split(Out, "\n", all),
+                    ?assertEqual(Prefix, lists:sublist(Line, length(Prefix)))
+                end
+                || S <- [1, 2]],
+               ?assertEqual({2, "", "error: " ++ Message ++ "\n"}, program([Bench, Bad]))
+       end}}
+     || {[Bench | _] = Args, Check, Bad, Message} <- Cases].
 
 %% A run with more processes than the default limit (262,144) finishes.
 run_above_the_default_process_limit_test_() ->

@@ -1,5 +1,6 @@
 //! Cells CSV export: one row per cell (benchmark, parameters, implementation, cores) with
-//! its summary on the chosen metric: runs, median and its 95% bootstrap interval, min,
+//! its summary on the chosen metric: runs, median and its order-statistic interval with
+//! that interval's coverage (`ci_coverage`, 0.95 or more from 6 runs), min,
 //! max, coefficient of variation, the ratio to the reference (fastest or `--baseline`)
 //! with its interval, the noisy and unresolved flags, and the work, wall and start-up
 //! medians, and last whether its runs split into two modes ([`crate::modes`]). With an
@@ -27,6 +28,7 @@ const HEADER: &[&str] = &[
     "median_s",
     "ci_low_s",
     "ci_high_s",
+    "ci_coverage",
     "min_s",
     "max_s",
     "cv",
@@ -67,6 +69,7 @@ impl Exporter for CellsCsv {
                     num(t.median),
                     num(t.ci_low),
                     num(t.ci_high),
+                    num(t.ci_coverage),
                     num(t.min),
                     num(t.max),
                     num(t.cv),

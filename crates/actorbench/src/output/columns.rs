@@ -130,6 +130,14 @@ pub fn notes(g: &Group, c: &CellSummary) -> Vec<String> {
     if c.unresolved() {
         n.push(format!("unresolved vs {}", g.reference));
     }
+    let t = c.time(g.metric);
+    if t.short_coverage() {
+        n.push(format!(
+            "CI is the range, covers {} ({} runs)",
+            units::percent1(t.ci_coverage),
+            t.values.len()
+        ));
+    }
     if let Some(m) = &c.modes {
         n.push(format!(
             "two modes: {} runs near {}, {} near {}",
@@ -142,6 +150,7 @@ pub fn notes(g: &Group, c: &CellSummary) -> Vec<String> {
     match c.stop.as_deref() {
         Some("max-reps") => n.push("max reps before the target interval".into()),
         Some("budget") => n.push("cut short by the budget".into()),
+        Some("timeout") => n.push("stopped after a timeout".into()),
         Some("interrupted") => n.push("interrupted".into()),
         _ => {}
     }

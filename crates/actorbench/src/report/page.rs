@@ -101,6 +101,9 @@ pub fn render(
             "profile": s.profile, "git_commit": s.git_commit, "host_cpu": s.host_cpu,
             "host_cores": s.host_cores, "status": s.status, "suite_path": s.suite_path,
             "settings": s.settings, "command_line": s.command_line,
+            "environment": crate::commands::environment_line(s),
+            "machine": crate::commands::machine_line(s),
+            "knobs": crate::knobs::note(&s.env_mode, &s.env_knobs),
             "host": format!(
                 "{}, {} cores, {} memory, {}",
                 s.host_cpu,
@@ -142,6 +145,7 @@ pub fn render(
             "language": i.language,
             "version": if i.version.is_empty() { "-" } else { &i.version },
             "status": i.status,
+            "sha256": i.binary_sha256,
             "template": if i.env.is_empty() {
                 i.run_template.clone()
             } else {

@@ -1,6 +1,7 @@
 //! Time against the swept parameter (thesis Figs. 4, 7, 12), one line per implementation
 //! at the highest core count (bold) and the lowest (thin), each point the median with the
-//! 95% bootstrap interval of the median as its bar (min to max when a cell has one run). A session without a sweep gets time against cores. The time is the view's
+//! order-statistic interval of the median as its bar (95%, or the range with less coverage
+//! below 6 runs; see [`crate::stats::median_interval`]). A session without a sweep gets time against cores. The time is the view's
 //! metric: work time unless another was chosen.
 
 use anyhow::Result;
@@ -27,8 +28,8 @@ pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
     Ok(Figure {
         name: stem(&[&v.bench, "time"]),
         title: format!("{}: {} {what}", v.bench, metric.label()),
-        caption: "Median of the measured runs; bars are the 95% bootstrap interval of the median; red crosses mark \
-                  failed runs."
+        caption: "Median of the measured runs; bars are the order-statistic interval of the median (95% from 6 runs; \
+                  below, the range of the runs, which covers less: 75% with 3); red crosses mark failed runs."
             .into(),
         svg: chart::line_chart(&c)?,
     })

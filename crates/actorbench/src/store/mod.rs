@@ -6,7 +6,7 @@
 //! numbered migrations in each dialect ([`migrations`]), and every command reads and
 //! writes through [`Store`], whose queries are written once for both ([`backend`]).
 //!
-//! Schema (version 5):
+//! Schema (version 6):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -37,7 +37,13 @@
 //!   `abandoned` marks a session whose harness died without ending it: whenever a store
 //!   is opened, each `running` session owned by a harness on this host that is gone is
 //!   marked so, its finished runs kept and its end set to the start of its last run.
-//! - Since version 5, `run_counter(run_id, name, value)` holds each run's event counts
+//! - Since version 5, `session` also holds what else shapes a measurement
+//!   ([`crate::machine`]): transparent huge pages (`thp`), CPU boost (`cpu_boost`), the
+//!   cgroup CPU quota (`cgroup_cpu`), and the runtime knobs of the harness's environment
+//!   (`env_knobs`, `K=V` words) with whether they reached the runs (`env_mode`: `clean`
+//!   or `inherit`, see [`crate::knobs`]); `session_impl` holds the SHA-256 of the files
+//!   each implementation's runs executed (`binary_sha256`).
+//! - Since version 6, `run_counter(run_id, name, value)` holds each run's event counts
 //!   ([`crate::counters`]: page faults, context switches, ... and, where a PMU is,
 //!   instructions and cycles; `callgrind-ir` for a `count` session), one row per counter
 //!   that could be read, and `session.kind` says what made the session: `run`, or
@@ -76,22 +82,10 @@ pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
-/// A URL with its password, if any, replaced by `***`, for messages.
+/// A URL with its password, if any, replaced by `***`, for messages (see
+/// [`crate::secrets`]).
 pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (auth, tail) = match rest.find(['/', '?']) {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    match auth.rsplit_once('@') {
-        Some((userinfo, host)) if userinfo.contains(':') => {
-            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
-        _ => url.to_string(),
-    }
+    crate::secrets::redact(url)
 }
 
 /// A session that was left `running` by a harness that is gone, as marked on opening.
@@ -202,8 +196,13 @@ impl Store {
         let name = redact(url);
         let bad =
             |e: String| UsageError::new(format!("cannot use the results database {name}: {e}"));
-        let client =
-            postgres::Client::connect(url, postgres::NoTls).map_err(|e| bad(format!("{e:#}")))?;
+        let mut config: postgres::Config = url
+            .parse()
+            .map_err(|e: postgres::Error| bad(format!("{e:#}")))?;
+        crate::pgpass::fill(&mut config);
+        let client = config
+            .connect(postgres::NoTls)
+            .map_err(|e| bad(format!("{e:#}")))?;
         let mut store = Store::wrap(Db::Postgres(Box::new(client)), None);
         store.name = name.clone();
         store
@@ -348,11 +347,12 @@ impl Store {
     pub fn put_impl(&self, session: i64, r: &ImplRecord) -> Result<()> {
         self.execute(
             "INSERT INTO session_impl (session_id, name, language, version, status, detail, run_template,
-                variant_of, env)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                variant_of, env, binary_sha256)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (session_id, name) DO UPDATE SET language = excluded.language,
                 version = excluded.version, status = excluded.status, detail = excluded.detail,
-                run_template = excluded.run_template, variant_of = excluded.variant_of, env = excluded.env",
+                run_template = excluded.run_template, variant_of = excluded.variant_of, env = excluded.env,
+                binary_sha256 = excluded.binary_sha256",
             &[
                 session.into(),
                 (&r.name).into(),
@@ -363,6 +363,7 @@ impl Store {
                 (&r.run_template).into(),
                 (&r.variant_of).into(),
                 (&r.env).into(),
+                (&r.binary_sha256).into(),
             ],
         )?;
         Ok(())
@@ -547,7 +548,8 @@ impl Store {
     /// The implementations a session saw, in the order they were recorded.
     pub fn impls(&self, session: i64) -> Result<Vec<ImplRecord>> {
         self.query(
-            "SELECT name, language, version, status, detail, run_template, variant_of, env FROM session_impl
+            "SELECT name, language, version, status, detail, run_template, variant_of, env, binary_sha256
+             FROM session_impl
              WHERE session_id = $1 ORDER BY rowid",
             &[session.into()],
         )?
@@ -562,6 +564,7 @@ impl Store {
                 run_template: r.text(5)?,
                 variant_of: r.text(6)?,
                 env: r.text(7)?,
+                binary_sha256: r.text(8)?,
             })
         })
         .collect()
@@ -671,6 +674,11 @@ const SESSION_COLUMNS: &[&str] = &[
     "load_after",
     "others_cpu",
     "busy",
+    "thp",
+    "cpu_boost",
+    "cgroup_cpu",
+    "env_mode",
+    "env_knobs",
     "kind",
 ];
 
@@ -698,6 +706,11 @@ fn session_values(s: &SessionRecord) -> Vec<Value> {
         (&s.load_after).into(),
         (&s.others_cpu).into(),
         (&s.busy).into(),
+        (&s.thp).into(),
+        (&s.cpu_boost).into(),
+        (&s.cgroup_cpu).into(),
+        (&s.env_mode).into(),
+        (&s.env_knobs).into(),
         (&s.kind).into(),
     ]
 }
@@ -713,7 +726,8 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         host_cores: r.int(6)?,
         host_memory_bytes: r.int(7)?,
         host_kernel: r.text(8)?,
-        command_line: r.text(9)?,
+        // Redacted on reading too, for sessions stored before passwords were kept out.
+        command_line: crate::secrets::redact(&r.text(9)?),
         profile: r.text(10)?,
         settings: r.text(11)?,
         suite_path: r.text(12)?,
@@ -726,7 +740,12 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         load_after: r.opt_text(19)?,
         others_cpu: r.opt_real(20)?,
         busy: r.text(21)?,
-        kind: r.text(22)?,
+        thp: r.text(22)?,
+        cpu_boost: r.text(23)?,
+        cgroup_cpu: r.text(24)?,
+        env_mode: r.text(25)?,
+        env_knobs: r.text(26)?,
+        kind: r.text(27)?,
     })
 }
 
@@ -1011,16 +1030,16 @@ mod tests {
     }
 
     #[test]
-    fn a_version_4_file_gains_counters_and_kinds_and_both_round_trip() {
+    fn a_version_5_file_gains_counters_and_kinds_and_both_round_trip() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("v4.sqlite");
+        let path = dir.path().join("v5.sqlite");
         let conn = Connection::open(&path).unwrap();
-        for m in &MIGRATIONS[..4] {
+        for m in &MIGRATIONS[..5] {
             conn.execute_batch(m).unwrap();
         }
         conn.execute_batch(
             "CREATE TABLE schema_version (version INTEGER NOT NULL);
-             INSERT INTO schema_version (version) VALUES (1), (2), (3), (4);
+             INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5);
              INSERT INTO session (started_at, status, git_commit, host_cpu, host_cores, host_memory_bytes,
                 host_kernel, command_line, profile, settings, suite_path, uid)
                 VALUES ('t', 'complete', '', '', 1, 0, '', '', 'quick', '{}', '', 'abc');

@@ -55,7 +55,21 @@ pub struct SessionRecord {
     /// Why the session counts as run on a busy machine (see
     /// [`crate::environment::busy_note`]); empty when it does not.
     pub busy: String,
-    /// What made it (schema 5): `run` (a measuring session), or `count` (instruction
+    /// Transparent huge pages: the bracketed choice of
+    /// `/sys/kernel/mm/transparent_hugepage/enabled` (`always`, `madvise`, `never`), or
+    /// `unknown` (schema 5).
+    pub thp: String,
+    /// CPU boost or turbo: `on`, `off` or `unknown` (see [`crate::machine`]) (schema 5).
+    pub cpu_boost: String,
+    /// The harness's cgroup CPU quota: `max` (none), `1.50 CPUs`, or `unknown` (schema 5).
+    pub cgroup_cpu: String,
+    /// How runtime knobs in the harness's environment reached the runs: `clean` (removed,
+    /// the default) or `inherit` (`--inherit-env`); empty before schema 5.
+    pub env_mode: String,
+    /// The runtime knobs found in the harness's environment, `K=V` words (see
+    /// [`crate::knobs`]); with `env_mode` `clean` none of them reached a run.
+    pub env_knobs: String,
+    /// What made it (schema 6): `run` (a measuring session), or `count` (instruction
     /// counts under callgrind, [`crate::count`]). Empty means `run` when inserted.
     pub kind: String,
 }
@@ -79,6 +93,9 @@ pub struct ImplRecord {
     pub variant_of: String,
     /// Its extra environment as written in the suite, `K=V` words, or empty.
     pub env: String,
+    /// SHA-256 of the files its runs executed: `path=HEX` words (the program, and any
+    /// argument that names a file, such as a jar), or empty when it did not run (schema 5).
+    pub binary_sha256: String,
 }
 
 /// One run as stored.
@@ -157,7 +174,7 @@ pub struct RunRecord {
     pub stderr_tail: String,
     /// What went wrong, in words (failures only).
     pub detail: String,
-    /// Event counts over its process tree, by name (table `run_counter`, schema 5): see
+    /// Event counts over its process tree, by name (table `run_counter`, schema 6): see
     /// [`crate::counters`]; a `count` session's runs hold `callgrind-ir`.
     pub counters: std::collections::BTreeMap<String, f64>,
 }

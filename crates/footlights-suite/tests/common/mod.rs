@@ -98,9 +98,3 @@ pub fn result_without_seconds(run: &Run) -> String {
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
-
-/// The shared spec directory beside the repository (`../shared/spec`), if it is there.
-pub fn shared_spec() -> Option<PathBuf> {
-    let dir = repo_root().join("../shared/spec");
-    dir.is_dir().then_some(dir)
-}

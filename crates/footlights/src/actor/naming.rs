@@ -11,7 +11,7 @@
 use std::any::type_name;
 
 use super::{Actor, Addr, Context};
-use crate::registry::{LookupError, RegisterError};
+use crate::registry::{Depth, LookupError, RegisterError};
 use crate::runtime::Shared;
 
 /// Names the actor of `addr` `name` in the registry of `shared`.
@@ -25,9 +25,15 @@ pub(crate) fn register<A: Actor>(
         return Err(RegisterError::Stopped { name });
     }
     let erased = Box::new(addr.clone());
-    if let Err((error, erased)) = shared
-        .registry
-        .insert(name.clone(), id, type_name::<A>(), erased)
+    let depth = addr
+        .node()
+        .cell()
+        .capacity_shared()
+        .map(|capacity| -> Depth { Box::new(move || capacity.used()) });
+    if let Err((error, erased)) =
+        shared
+            .registry
+            .insert(name.clone(), id, type_name::<A>(), erased, depth)
     {
         drop(erased); // outside the registry's lock
         return Err(error);

@@ -15,8 +15,8 @@
 //!   request in it cancels its reply), and a periodic timer ends there.
 //! * Timers fire no earlier than their deadline, and within a tick
 //!   ([`crate::timer::RESOLUTION`], a millisecond) plus a wake-up after it when a worker
-//!   is free; `docs/performance.md` has the lateness measured under load. Two timers'
-//!   messages come in no promised order, even with the same deadline.
+//!   is free; `docs/experiments/2026-11-23-timers.md` has the lateness measured under load. Two
+//!   timers' messages come in no promised order, even with the same deadline.
 //!
 //! The ask timeout ([`Context::then_timeout`]) races the reply against a one-shot timer
 //! under a small lock: whichever comes first takes the continuation and delivers it, and

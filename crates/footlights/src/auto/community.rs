@@ -38,8 +38,8 @@ const COMMUNITY_KEEP_ROUNDS: u32 = 20;
 const PAIRS_PER_ROUND: usize = 1_000;
 /// Handler time a message (of the median member) up to which a community is kept whole:
 /// a message crossing cores costs a few hundred nanoseconds more than one that does not
-/// (`docs/performance.md`), so for handlers much longer than this, splitting a community
-/// over the workers costs little, and stealing balances them better.
+/// (`docs/experiments/2026-11-27-one-neighbourhood-two-cores.md`), so for handlers much longer than
+/// this, splitting a community over the workers costs little, and stealing balances them better.
 const COMMUNITY_NS_PER_MESSAGE: f64 = 10_000.0;
 /// Members a community needs before rule 6 places it.
 const MIN_COMMUNITY: usize = 16;
@@ -230,7 +230,8 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
     // One community alone stays where stealing puts it: kept whole on one stage it would
     // leave the other workers idle, which pays only as long as its start-up costs less
     // than the rest of the run (big at its quick size ran 8% slower that way; see
-    // docs/performance.md). Once placed, a community is kept in place.
+    // docs/experiments/2026-11-27-placement-keeps-neighbourhoods.md). Once placed, a community is
+    // kept in place.
     if placed.len() < 2 && placed.iter().all(|(_, home)| home.is_none()) {
         return Placed::Lone;
     }

@@ -60,9 +60,10 @@
 //!    workers. A *community* is a set of light actors that talk many to many, like big's
 //!    neighbourhoods: each member pings random others. Stealing spreads such a set over
 //!    the workers, and then about half its messages cross between cores, where a message
-//!    costs several times what it costs on one core (`docs/performance.md`, issue 15,
-//!    "One neighbourhood on two cores"): big ran 1.8 to 4.6 times slower than on one core
-//!    split that way, and twice as fast with each neighbourhood kept on a stage of its own.
+//!    costs several times what it costs on one core (issue 15;
+//!    `docs/experiments/2026-11-27-one-neighbourhood-two-cores.md`): big ran 1.8 to 4.6
+//!    times slower than on one core split that way, and twice as fast with each
+//!    neighbourhood kept on a stage of its own.
 //!    The rule (`community.rs`) reads who talks to whom (every pair of actors seen in a
 //!    sampled send, kept for [`super::observe::TALK_DECISIONS`] decisions, since each pair
 //!    of a large community is sampled rarely), joins the pairs into connected sets, leaving

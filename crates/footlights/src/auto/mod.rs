@@ -29,6 +29,7 @@ pub(crate) mod community;
 pub(crate) mod decide;
 pub(crate) mod moves;
 pub(crate) mod observe;
+mod thread_time;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;

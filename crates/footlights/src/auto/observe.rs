@@ -26,7 +26,9 @@
 //!   way.) One that used less was blocked (sleeping, waiting on I/O or a lock) if the
 //!   thread gave up the CPU by itself meanwhile; if it did not, it was only preempted by
 //!   the operating system, which says nothing about the actor. Sampling by time, not by
-//!   turn count, is what makes a rare long turn visible at all.
+//!   turn count, is what makes a rare long turn visible at all. The CPU clock and the
+//!   switch counts come from [`super::thread_time`]: on platforms other than Linux there
+//!   are none, and long turns are not judged at all (that module says what follows).
 //!
 //! # What is kept
 //!
@@ -54,6 +56,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::Auto;
+use super::thread_time::{ThreadTime, own_cpu_ns, own_voluntary_switches};
 use crate::scheduler::Task;
 use crate::scheduler::probe::{Observer, Recorder};
 use crate::scheduler::stage::Stage;
@@ -130,20 +133,13 @@ struct Watch {
     voluntary: u64,
 }
 
-/// How a worker thread can be looked at from another thread.
-#[derive(Clone, Copy)]
-struct ThreadIds {
-    cpu_clock: libc::clockid_t,
-    tid: libc::pid_t,
-}
-
 /// What the controller and one stage's worker share.
 pub(super) struct StageProbe {
     stage: Arc<Stage>,
     samples: Mutex<Vec<Sample>>,
     watch: Mutex<Option<Watch>>,
-    /// The worker thread's CPU clock and thread id.
-    thread: Option<ThreadIds>,
+    /// How the worker thread's CPU time is read (unknown where the platform does not say).
+    thread: Option<ThreadTime>,
     /// What the controller saw of this stage last round: turns, and whether in a turn.
     last_seen: AtomicU64,
     /// Set when the stage's worker has ended (a dedicated stage retired).
@@ -166,13 +162,11 @@ impl Observer for Auto {
     }
 
     fn worker_started(&self, stage: &Arc<Stage>) -> Box<dyn Recorder> {
-        // SAFETY: `gettid` has no preconditions.
-        let tid = unsafe { libc::gettid() };
         let probe = Arc::new(StageProbe {
             stage: Arc::clone(stage),
             samples: Mutex::new(Vec::new()),
             watch: Mutex::new(None),
-            thread: thread_cpu_clock().map(|cpu_clock| ThreadIds { cpu_clock, tid }),
+            thread: ThreadTime::current(),
             last_seen: AtomicU64::new(0),
             retired: AtomicBool::new(false),
         });
@@ -265,52 +259,6 @@ impl Recorder for WorkerProbe {
 
 pub(super) fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// The calling thread's CPU clock id, if the system has one.
-fn thread_cpu_clock() -> Option<libc::clockid_t> {
-    let mut clock: libc::clockid_t = 0;
-    // SAFETY: `pthread_self` is always valid for the calling thread, and `clock` is a valid
-    // place for the result.
-    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
-    (rc == 0).then_some(clock)
-}
-
-/// Reads a CPU clock, in nanoseconds.
-fn clock_ns(clock: libc::clockid_t) -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write; an invalid clock (a thread that has ended)
-    // makes the call fail, which is handled.
-    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
-    (rc == 0).then(|| {
-        u64::try_from(ts.tv_sec).unwrap_or(0) * 1_000_000_000
-            + u64::try_from(ts.tv_nsec).unwrap_or(0)
-    })
-}
-
-fn own_cpu_ns() -> Option<u64> {
-    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
-}
-
-/// The calling thread's voluntary context switches (it blocked or slept).
-fn own_voluntary_switches() -> Option<u64> {
-    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` is a valid place for the result.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
-    (rc == 0).then(|| u64::try_from(usage.ru_nvcsw).unwrap_or(0))
-}
-
-/// Another thread's voluntary context switches, from `/proc`.
-fn voluntary_switches_of(tid: libc::pid_t) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-        .and_then(|v| v.trim().parse().ok())
 }
 
 /// What the controller knows of one actor (decaying sums of its samples).
@@ -595,12 +543,10 @@ pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
         if !in_turn || before != seen || stage.is_watched() {
             continue;
         }
-        let Some(ids) = probe.thread else {
+        let Some(thread) = probe.thread else {
             continue;
         };
-        let (Some(cpu_ns), Some(voluntary)) =
-            (clock_ns(ids.cpu_clock), voluntary_switches_of(ids.tid))
-        else {
+        let (Some(cpu_ns), Some(voluntary)) = (thread.cpu_ns(), thread.voluntary_switches()) else {
             continue;
         };
         *probe.watch.lock() = Some(Watch {

@@ -93,6 +93,16 @@ impl Exit {
             _ => Exit::Panicked,
         }
     }
+
+    /// The reason's name, as [`crate::trace`] reports it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Exit::Normal => "normal",
+            Exit::Stopped => "stopped",
+            Exit::Killed => "killed",
+            Exit::Panicked => "panicked",
+        }
+    }
 }
 
 /// Which actor: unique among the actors alive at one time (it is the address of the

@@ -103,7 +103,7 @@ pub(crate) struct ActorCell<B: Behaviour> {
 /// one-byte flag there makes the compiler split every copy of the letter at an odd offset:
 /// the 15 bytes after the flag move as two overlapping 8-byte halves, and a load that
 /// spans two such stores cannot be forwarded from the store buffer, so it waits for them
-/// to reach the cache, on every send (see docs/performance.md, issue 15 point 5).
+/// to reach the cache, on every send (see docs/experiments/2026-11-27-ring-hop-instructions.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]
 pub(crate) enum Woke {

@@ -72,6 +72,10 @@ impl<B: Behaviour> ActorCell<B> {
         // turn does (see `crate::census`).
         self.leave_census(me);
         self.retire(std::mem::replace(state, Phase::Unstarted(fresh)), me, exit);
+        crate::trace::restarted(
+            std::any::type_name::<B>(),
+            Arc::as_ptr(me).cast::<()>() as usize,
+        );
         true
     }
 }

@@ -58,6 +58,11 @@ impl<B: Behaviour> ActorCell<B> {
         // SAFETY: the consumer's: the turn that ended with the stop wrote it.
         let exit = unsafe { *self.exit.get() };
         self.life.stop(exit);
+        crate::trace::stopped(
+            std::any::type_name::<B>(),
+            Arc::as_ptr(me).cast::<()>() as usize,
+            exit.name(),
+        );
         if named::held(&self.life) {
             self.forget_names(me);
         }

@@ -96,8 +96,9 @@ impl Capacity {
         self.limit
     }
 
-    /// Messages counted in and not yet taken (a snapshot, for tests).
-    #[cfg(test)]
+    /// Messages counted in and not yet taken: a snapshot, for tests and for the depth the
+    /// `metrics` feature publishes.
+    #[cfg_attr(not(any(test, feature = "metrics")), allow(dead_code))]
     pub(crate) fn used(&self) -> usize {
         self.used.load(Ordering::Relaxed)
     }

@@ -41,12 +41,12 @@
 //!   or more to a cache line) to one thread at a time: the two workers' nodes then shared
 //!   cache lines, and every message written on one core took the line from the other.
 //!   Big on two workers ran at half speed for it, with every neighbourhood on one worker
-//!   (`docs/performance.md`, issue 15). So a pool worker of several *drains* its spares now
-//!   and then ([`set_draining`], from its pace, [`crate::scheduler`]): for one pace epoch,
-//!   every free goes to the allocator (the node goes back to the thread that allocated
-//!   it) and every push, once the spares are used up, takes a fresh node from this
-//!   thread's own memory, which renews most of what circulates. The free and the
-//!   allocation paths are unchanged: draining only makes every class look full.
+//!   (`docs/experiments/2026-11-27-big-slow-mode.md`). So a pool worker of several *drains* its
+//!   spares now and then ([`set_draining`], from its pace, [`crate::scheduler`]): for one pace
+//!   epoch, every free goes to the allocator (the node goes back to the thread that allocated it)
+//!   and every push, once the spares are used up, takes a fresh node from this thread's own memory,
+//!   which renews most of what circulates. The free and the allocation paths are unchanged:
+//!   draining only makes every class look full.
 //!
 //! Under loom the mailbox allocates with `Box` as before: the spares are one thread's
 //! private lists, with nothing for a model to interleave.

@@ -5,10 +5,10 @@
 //! swap of a mailbox head this core already holds. Split over two workers so that the
 //! receiver runs on one while senders run on both, every push moves the head's cache line
 //! between the cores, a send costs several times what a message costs on one worker, and
-//! two workers take four times as long as one (`docs/performance.md`, "Bang's two modes on
-//! two workers"). The pace ([`super::pace`]) cannot see this: it judges a worker by the
-//! messages it *handles* a millisecond, and the flooding worker handles none; its turns are
-//! long by contention, which looks like work.
+//! two workers take four times as long as one (`docs/experiments/2026-11-27-bang-two-modes.md`).
+//! The pace ([`super::pace`]) cannot see this: it judges a worker by the messages it *handles* a
+//! millisecond, and the flooding worker handles none; its turns are long by contention, which looks
+//! like work.
 //!
 //! So a pool worker of several counts, per turn, its *cross pushes*: pushes that found the
 //! receiver already scheduled (the push did not wake it) while the receiver's home says

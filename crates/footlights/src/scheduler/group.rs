@@ -6,9 +6,9 @@
 //! a group of actors that ping each other it starts a *tug of war*: the stolen actors
 //! wake their partners on the thief's worker, the victim's actors wake them back, every
 //! message crosses between the cores, and two workers are slower than one
-//! (`docs/performance.md`, issue 15: chameneos, and big's neighbourhoods). Once the pace
-//! ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*,
-//! and a worker woken later takes whole groups instead of half a deque.
+//! (`docs/experiments/2026-11-27-whole-groups.md`: chameneos, and big's neighbourhoods). Once the
+//! pace ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
+//! a worker woken later takes whole groups instead of half a deque.
 //!
 //! **Labels.** Every actor's home carries a [`Group`]: a label, at first derived from the
 //! home's own address (so every actor starts in a group of its own). When a send wakes an
@@ -63,25 +63,32 @@
 //! any pinned push makes safe against the victim parking meanwhile
 //! ([`super::Scheduler::push_stage`]).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// At most this many tasks are taken from one deque by a group steal.
 pub(crate) const MOST: usize = 4096;
 
 /// An actor's group label (see the module documentation).
-pub(crate) struct Group(AtomicU32);
+pub(crate) struct Group(AtomicU64);
+
+/// The next label of a group of its own: labels are handed out once each, from 1, by a
+/// process-wide 64-bit counter, so no two groups ever share one by accident (a counter
+/// that took a label every nanosecond would wrap after 584 years). An address-derived
+/// label, which this replaces, could be shared by two groups within 8 bytes of each other
+/// or 32 GiB apart.
+static NEXT_LABEL: AtomicU64 = AtomicU64::new(1);
 
 impl Group {
-    /// A group of its own (its label is derived from its address until it joins another).
+    /// A group of its own (it takes a label the first time one is asked for).
     pub(crate) const fn new() -> Group {
-        Group(AtomicU32::new(0))
+        Group(AtomicU64::new(0))
     }
 
-    /// The actor's label.
+    /// The actor's label, never 0.
     #[inline]
-    pub(crate) fn label(&self) -> u32 {
+    pub(crate) fn label(&self) -> u64 {
         match self.0.load(Ordering::Relaxed) {
-            0 => own_label(self),
+            0 => self.own_label(),
             label => label,
         }
     }
@@ -89,28 +96,36 @@ impl Group {
     /// The actor was woken by an actor labelled `label` (0: none): it takes that label if
     /// it is smaller than its own.
     #[inline]
-    pub(crate) fn woken_by(&self, label: u32) {
+    pub(crate) fn woken_by(&self, label: u64) {
         if label != 0 && label < self.label() {
             self.0.store(label, Ordering::Relaxed);
         }
     }
-}
 
-/// The label of a group of its own: the address, in units of 8 bytes (homes are further
-/// apart than that), never 0.
-fn own_label(group: &Group) -> u32 {
-    (((group as *const Group as usize) >> 3) as u32).max(1)
+    /// Takes a fresh label for a group of its own; if another thread gave it one (its own
+    /// or a waker's) meanwhile, that one stands.
+    #[cold]
+    fn own_label(&self) -> u64 {
+        let fresh = NEXT_LABEL.fetch_add(1, Ordering::Relaxed);
+        match self
+            .0
+            .compare_exchange(0, fresh, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => fresh,
+            Err(now) => now,
+        }
+    }
 }
 
 /// Which groups a woken worker takes, given the labels of the tasks it took (see the
 /// module documentation): the labels to keep, chosen largest group first, making up at most
 /// half of the tasks, and returned in ascending order (for a binary search); `None`
 /// (decline) if that would be less than an eighth of them, as when the tasks are one group.
-pub(crate) fn split(labels: &[u32]) -> Option<Vec<u32>> {
+pub(crate) fn split(labels: &[u64]) -> Option<Vec<u64>> {
     let total = labels.len();
     let mut sorted = labels.to_vec();
     sorted.sort_unstable();
-    let mut groups: Vec<(usize, u32)> = Vec::new();
+    let mut groups: Vec<(usize, u64)> = Vec::new();
     for chunk in sorted.chunk_by(|a, b| a == b) {
         groups.push((chunk.len(), chunk[0]));
     }
@@ -151,6 +166,24 @@ mod tests {
         assert_eq!(small.label(), before);
     }
 
+    /// Groups side by side in memory (where address-derived labels collided in release
+    /// builds) and groups labelled from many threads at once all get labels of their own.
+    #[test]
+    fn no_two_groups_share_a_label() {
+        let side_by_side: Vec<Group> = (0..1000).map(|_| Group::new()).collect();
+        let mut labels: Vec<u64> = side_by_side.iter().map(Group::label).collect();
+        let shared: Vec<Group> = (0..1000).map(|_| Group::new()).collect();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| shared.iter().for_each(|g| assert_ne!(g.label(), 0)));
+            }
+        });
+        labels.extend(shared.iter().map(Group::label));
+        let distinct: std::collections::HashSet<u64> = labels.iter().copied().collect();
+        assert_eq!(distinct.len(), labels.len());
+        assert!(!distinct.contains(&0));
+    }
+
     #[test]
     fn one_group_is_declined() {
         assert_eq!(split(&[7; 64]), None);
@@ -175,10 +208,10 @@ mod tests {
     #[test]
     fn several_groups_are_shared_out_by_halves() {
         // Four groups of 500: two are taken.
-        let labels: Vec<u32> = (0..2000).map(|i| 1 + i % 4).collect();
+        let labels: Vec<u64> = (0..2000).map(|i| 1 + i % 4).collect();
         assert_eq!(split(&labels).map(|keep| keep.len()), Some(2));
         // Groups of one (a tree's actors): half of them, in ascending order.
-        let labels: Vec<u32> = (1..=64).rev().collect();
+        let labels: Vec<u64> = (1..=64).rev().collect();
         let keep = split(&labels).expect("several groups");
         assert_eq!(keep.len(), 32);
         assert!(keep.windows(2).all(|w| w[0] < w[1]));

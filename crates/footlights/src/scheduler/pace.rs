@@ -28,7 +28,8 @@
 //! Until a solo rate is known (no worker has yet been alone for a whole epoch), nothing
 //! is decided. Making one worker sleep to measure the other was tried (a *probe*, once per
 //! system or backing off from every millisecond): it cost trees of spawns (skynet,
-//! spreading) a core for each probe, more than it saved (`docs/performance.md`).
+//! spreading) a core for each probe, more than it saved
+//! (`docs/experiments/2026-11-23-pace-one-worker-against-two.md`).
 //!
 //! While a worker that gave its work back is asleep, the worker left awake would normally
 //! wake it again as soon as its deque holds as many tasks as the wake threshold, before it
@@ -68,8 +69,8 @@
 //! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
 //! about 400 epochs a worker). Without the labels, a give-back was followed by wake-ups
 //! that split the actors at random again, and programs with several groups (big at 2,000
-//! and 4,000 workers) gave back all run long (`docs/performance.md`). Trees of spawns,
-//! which never steal back, never label.
+//! and 4,000 workers) gave back all run long (`docs/experiments/2026-11-27-whole-groups.md`). Trees
+//! of spawns, which never steal back, never label.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -33,16 +33,15 @@
 //! ran the oldest, largest pending subtree next, so a good part of the tree was alive at
 //! once (spreading at depth 19 peaked at 70 to 100 MB), the actors a turn touched were
 //! cold, the thief ran out of work again and again (over 2,000 steals a run), and two
-//! workers took twice the CPU time of one for the same tree (`docs/performance.md`, issue
-//! 15). Newest first, a worker walks the tree depth first (a 7 MB peak), reusing what its
-//! last actors freed, and a thief takes the largest subtrees and keeps busy (about 20
-//! steals a run). A spawned actor has not run yet, so no actor's messages are reordered. A
-//! nursery as long as the wake threshold wakes a sleeper, as the deque does
-//! ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for
-//! as long as it keeps spawning, so the worker also takes its *oldest* spawn every
-//! [`INJECTOR_EVERY`] picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it
-//! looks at the nursery last). A lone worker keeps its FIFO order for spawns too (below):
-//! nobody can steal from it.
+//! workers took twice the CPU time of one for the same tree
+//! (`docs/experiments/2026-11-27-scaling.md`, "the nursery"). Newest first, a worker walks the tree
+//! depth first (a 7 MB peak), reusing what its last actors freed, and a thief takes the largest
+//! subtrees and keeps busy (about 20 steals a run). A spawned actor has not run yet, so no actor's
+//! messages are reordered. A nursery as long as the wake threshold wakes a sleeper, as the deque
+//! does ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for as
+//! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`]
+//! picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it looks at the nursery last). A
+//! lone worker keeps its FIFO order for spawns too (below): nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
 //! to its deque goes to its private FIFO, and it keeps one of two orders, chosen by the
@@ -213,7 +212,7 @@ pub(crate) struct Worker {
     /// Whether the system labels groups ([`super::group`]), as of this worker's last pace
     /// tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
-    running_label: Cell<u32>,
+    running_label: Cell<u64>,
     /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
     hand_off_mode: Cell<u8>,
 
@@ -912,18 +911,20 @@ impl Worker {
             }
         }
         if self.keeps_fifo() {
-            if picks % ABSORB_EVERY == 0
-                && let Some(task) = self.take_oldest_spawned().or_else(|| {
+            if picks % ABSORB_EVERY == 0 {
+                let oldest = self.take_oldest_spawned().or_else(|| {
                     if self.solo {
                         None
                     } else {
                         self.take_injected()
                     }
-                })
-            {
-                // A worker alone for now looks at its nursery and the injector last: this
-                // bounds how long a spawn, or work from outside, waits behind a busy FIFO.
-                return Some(task);
+                });
+                if let Some(task) = oldest {
+                    // A worker alone for now looks at its nursery and the injector last:
+                    // this bounds how long a spawn, or work from outside, waits behind a
+                    // busy FIFO.
+                    return Some(task);
+                }
             }
             // Oldest first: the next slot is filled only when the FIFO is empty.
             let next = self.next.take();
@@ -1195,7 +1196,7 @@ impl Worker {
             return None;
         }
         let label = |task: &Task| task.home().group.label();
-        let labels: Vec<u32> = taken.iter().map(label).collect();
+        let labels: Vec<u64> = taken.iter().map(label).collect();
         let split = group::split(&labels);
         // One group, whose worker is busy with long turns: half of it, the oldest half, as a
         // steal without labels would take (see `super::group`, "Long turns").
@@ -1461,10 +1462,10 @@ impl Worker {
     /// another worker ([`super::flood`]).
     #[inline(always)]
     pub(crate) fn pushed_queued(&self, home: &Home) {
-        if let Some(k) = self.flood_stage
-            && home.busy_elsewhere(k)
-            && self.flood.pushed(self.stats())
-        {
+        let Some(k) = self.flood_stage else {
+            return;
+        };
+        if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {
             // Seen by the next pick: the count of picks is moved on so that it looks at the
             // pace (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
             // back, and no other pick has to test for it.

@@ -22,6 +22,7 @@ use parking_lot::Mutex;
 use super::child::{Child, Restart};
 use super::strategy::{Intensity, Strategy, Window};
 use crate::cell::{ActorId, ExitReason};
+use crate::trace::Decision;
 
 /// A supervisor's children and restart accounting; see the module documentation.
 pub(crate) struct Group {
@@ -112,9 +113,11 @@ impl Group {
     /// (and stops when it hears its child stopped, see [`super::Keeper`]).
     pub(crate) fn restart(self: &Arc<Self>, key: u64, now: Instant) -> bool {
         if self.admit(now) {
+            crate::trace::supervisor(Decision::Restart, key);
             self.restart_siblings(key);
             return true;
         }
+        crate::trace::supervisor(Decision::Escalate, key);
         self.escalate(key, now)
     }
 
@@ -140,7 +143,8 @@ impl Group {
                 Some((p.group.upgrade().filter(|_| restarts)?, p.key))
             });
             let Some((parent, at)) = up.filter(|(parent, _)| !parent.gave_up()) else {
-                for (group, _) in &failed {
+                for (group, key) in &failed {
+                    crate::trace::supervisor(Decision::GiveUp, *key);
                     group.give_up();
                 }
                 return false;

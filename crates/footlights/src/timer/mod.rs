@@ -31,7 +31,7 @@
 //! keeps the scheduler's loop and parking protocol exactly as they are (an actor that
 //! sets no timer pays nothing, a system that sets none has no timer thread), and fires on
 //! time however long the workers' turns are; the cost is one more wake-up per firing on
-//! an idle system (`docs/performance.md` has the lateness measured under load).
+//! an idle system (`docs/experiments/2026-11-23-timers.md` has the lateness measured under load).
 //!
 //! Cancelling and firing both take the wheel's lock, so exactly one of them wins: a
 //! cancel that returns `true` means the message will not be sent (a periodic timer: no

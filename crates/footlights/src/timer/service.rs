@@ -30,7 +30,7 @@
 //! and a system that uses none has no timer thread), fires on time whatever the workers
 //! are doing, and a message it sends waits only for a worker to take it. The cost is one
 //! thread per system that uses timers, and one more wake-up per fire on an idle system:
-//! `docs/performance.md` has the lateness this gives.
+//! `docs/experiments/2026-11-23-timers.md` has the lateness this gives.
 //!
 //! # Cancelling against firing
 //!
@@ -312,8 +312,12 @@ impl Inner {
         MutexGuard::unlocked(state, || {
             for f in firing.drain(..) {
                 match f {
-                    Firing::Once(action) => action(),
+                    Firing::Once(action) => {
+                        crate::trace::timer_fired(false);
+                        action()
+                    }
                     Firing::Every(key, mut action) => {
+                        crate::trace::timer_fired(true);
                         let go_on = action();
                         again.push((key, action, go_on));
                     }

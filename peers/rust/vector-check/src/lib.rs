@@ -12,7 +12,8 @@
 //! vector_check::check_bad_input(&suite);
 //! ```
 //!
-//! The vectors file is `$VECTORS` if set, else `../../../shared/spec/vectors.tsv`; a
+//! The vectors file is `$VECTORS` if set, else the repository's `docs/vectors.tsv`
+//! (`../../docs/vectors.tsv`); a
 //! relative path is taken from `peers/rust` (the workspace root). Every run has a time
 //! limit ([`RUN_LIMIT`]); a run that exceeds it is killed and reported as a hang, so a
 //! broken benchmark fails the test instead of stalling it. Failures are collected and
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 pub const RUN_LIMIT: Duration = Duration::from_secs(120);
 
 /// The default vectors file, relative to `peers/rust`.
-pub const DEFAULT_VECTORS: &str = "../../../shared/spec/vectors.tsv";
+pub const DEFAULT_VECTORS: &str = "../../docs/vectors.tsv";
 
 /// A suite binary and the environment variable that sets its thread count.
 #[derive(Clone, Debug)]

@@ -55,6 +55,44 @@ public final class Args {
                 new Param("messages", 1_000, 0, 100_000_000)));
         BENCHMARKS.put("pingpong", List.of(new Param("pings", 100_000, 0, 1_000_000_000)));
         BENCHMARKS.put("counting", List.of(new Param("count", 1_000_000, 0, 1_000_000_000)));
+        BENCHMARKS.put("fjthrput", List.of(
+                new Param("actors", 60, 1, 100_000),
+                new Param("messages", 2_000, 0, 100_000_000)));
+        BENCHMARKS.put("fjcreate", List.of(new Param("actors", 20_000, 1, 10_000_000)));
+        BENCHMARKS.put("concdict", List.of(
+                new Param("workers", 20, 1, 10_000),
+                new Param("messages", 5_000, 0, 100_000_000),
+                new Param("write_pct", 10, 0, 100)));
+        BENCHMARKS.put("concsll", List.of(
+                new Param("workers", 20, 1, 10_000),
+                new Param("messages", 1_000, 0, 100_000_000),
+                new Param("write_pct", 10, 0, 100),
+                new Param("size_pct", 1, 0, 100)));
+        BENCHMARKS.put("bndbuffer", List.of(
+                new Param("buffer", 50, 1, 1_000_000),
+                new Param("producers", 40, 1, 10_000),
+                new Param("consumers", 40, 1, 10_000),
+                new Param("items", 500, 0, 100_000_000),
+                new Param("cost", 25, 0, 1_000_000)));
+        BENCHMARKS.put("philosopher", List.of(
+                new Param("philosophers", 20, 1, 10_000),
+                new Param("rounds", 5_000, 0, 100_000_000)));
+        BENCHMARKS.put("barber", List.of(
+                new Param("haircuts", 1_000, 0, 10_000_000),
+                new Param("room", 1_000, 1, 1_000_000),
+                new Param("arrival", 1_000, 0, 1_000_000),
+                new Param("cut", 1_000, 0, 1_000_000)));
+        BENCHMARKS.put("cigsmok", List.of(
+                new Param("rounds", 1_000, 0, 100_000_000),
+                new Param("smokers", 200, 1, 100_000)));
+        BENCHMARKS.put("logmap", List.of(
+                new Param("terms", 10_000, 0, 100_000_000),
+                new Param("series", 10, 1, 100),
+                new Param("rate", 34_600, 0, 36_000),
+                new Param("increment", 25, 0, 40)));
+        BENCHMARKS.put("banking", List.of(
+                new Param("accounts", 1_000, 2, 1_000_000),
+                new Param("transactions", 30_000, 0, 100_000_000)));
     }
 
     /** Bad command-line input; the message is the complete line to print on stderr. */

@@ -2,10 +2,14 @@ package footlights.peers.pekko;
 
 import java.io.PrintStream;
 import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 
 /**
  * Entry point: {@code java -XX:ActiveProcessorCount=N -jar pekko-suite.jar BENCH [NAME=VALUE ...]}.
+ *
+ * <p>With {@code PEKKO_SUITE_ACTORS=classic} in the environment, a benchmark that has a classic-actor
+ * program ({@link Classic}) runs that one instead of its typed behaviours.
  *
  * <p>Parses the arguments ({@link Args}; bad input prints one line on stderr and exits 2), builds
  * the chosen benchmark's guardian behaviour, and hands it to {@link Runner}, which runs it in an
@@ -18,14 +22,17 @@ public final class Main {
 
     public static void main(String[] argv) {
         Args.Parsed args;
+        boolean classic;
         try {
             args = Args.parse(argv);
+            classic = Classic.selected(System.getenv(Classic.VARIABLE));
         } catch (Args.Invalid e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        System.exit(exitStatus(() -> run(args, Runner.threads(), Runner.timeoutSecs(), System.out, System.err)));
+        System.exit(exitStatus(() -> run(args, classic, Runner.threads(), Runner.timeoutSecs(), System.out,
+                System.err)));
     }
 
     /** A run's body, which returns the process's exit status. */
@@ -53,7 +60,23 @@ public final class Main {
      * Returns the exit status, 0 or 1.
      */
     static int run(Args.Parsed args, int threads, long timeoutSecs, PrintStream out, PrintStream err) {
+        return run(args, false, threads, timeoutSecs, out, err);
+    }
+
+    /**
+     * As {@link #run(Args.Parsed, int, long, PrintStream, PrintStream)}, with the benchmark's classic
+     * program ({@link Classic}) when {@code classic} is set and it has one, else its typed one.
+     */
+    static int run(Args.Parsed args, boolean classic, int threads, long timeoutSecs, PrintStream out,
+            PrintStream err) {
         CompletableFuture<String> outcome = new CompletableFuture<>();
+        if (classic && Classic.has(args.bench())) {
+            return Runner.run(args.bench(), config -> {
+                ActorSystem system = ActorSystem.create("footlights", config);
+                Classic.start(system, args, outcome);
+                return system;
+            }, outcome, threads, timeoutSecs, out, err);
+        }
         return Runner.run(args.bench(), guardian(args, threads, outcome), outcome, threads, timeoutSecs, out, err);
     }
 
@@ -76,6 +99,21 @@ public final class Main {
             case "serialmsg" -> SerialMsg.create(args.getInt("pairs"), args.get("messages"), outcome);
             case "pingpong" -> PingPong.create(args.get("pings"), outcome);
             case "counting" -> Counting.create(args.get("count"), outcome);
+            case "fjthrput" -> FjThrput.create(args.getInt("actors"), args.get("messages"), outcome);
+            case "fjcreate" -> FjCreate.create(args.getInt("actors"), outcome);
+            case "concdict" -> ConcDict.create(args.getInt("workers"), args.get("messages"), args.getInt("write_pct"),
+                    outcome);
+            case "concsll" -> ConcSll.create(args.getInt("workers"), args.get("messages"), args.getInt("write_pct"),
+                    args.getInt("size_pct"), outcome);
+            case "bndbuffer" -> BndBuffer.create(args.getInt("buffer"), args.getInt("producers"),
+                    args.getInt("consumers"), args.get("items"), args.get("cost"), outcome);
+            case "philosopher" -> Philosopher.create(args.getInt("philosophers"), args.get("rounds"), outcome);
+            case "barber" -> Barber.create(args.get("haircuts"), args.getInt("room"), args.get("arrival"),
+                    args.get("cut"), outcome);
+            case "cigsmok" -> CigSmok.create(args.get("rounds"), args.getInt("smokers"), outcome);
+            case "logmap" -> LogMap.create(args.get("terms"), args.getInt("series"), args.get("rate"),
+                    args.get("increment"), outcome);
+            case "banking" -> Banking.create(args.getInt("accounts"), args.get("transactions"), outcome);
             default -> throw new IllegalStateException("no implementation of " + args.bench());
         };
     }

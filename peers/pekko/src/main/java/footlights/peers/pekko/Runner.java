@@ -69,6 +69,11 @@ final class Runner {
         return overrides.withFallback(ConfigFactory.load());
     }
 
+    /** Starts an actor system from a configuration (a typed guardian's, or a classic one). */
+    interface Start {
+        org.apache.pekko.actor.ActorSystem start(Config config);
+    }
+
     /**
      * Starts {@code guardian} in an actor system of {@code threads} dispatcher threads, waits up to
      * {@code timeout} seconds for {@code outcome} and prints {@code result bench=BENCH FIELDS
@@ -79,12 +84,23 @@ final class Runner {
      */
     static <T> int run(String bench, Behavior<T> guardian, CompletableFuture<String> outcome, int threads,
             long timeout, PrintStream out, PrintStream err) {
+        return run(bench, config -> ActorSystem.create(guardian, "footlights", config).classicSystem(), outcome,
+                threads, timeout, out, err);
+    }
+
+    /**
+     * As {@link #run(String, Behavior, CompletableFuture, int, long, PrintStream, PrintStream)}, for an
+     * actor system that {@code start} creates from the run's configuration: a classic system whose
+     * top-level actors complete {@code outcome} (the classic variant, {@link Classic}).
+     */
+    static int run(String bench, Start start, CompletableFuture<String> outcome, int threads, long timeout,
+            PrintStream out, PrintStream err) {
         // Initialise SLF4J before Pekko's threads log concurrently (avoids its replay warnings).
         LoggerFactory.getILoggerFactory();
-        long start = System.nanoTime();
-        ActorSystem<T> system;
+        long begin = System.nanoTime();
+        org.apache.pekko.actor.ActorSystem system;
         try {
-            system = ActorSystem.create(guardian, "footlights", config(threads, timeout));
+            system = start.start(config(threads, timeout));
         } catch (RuntimeException e) {
             // Pekko stops what it started; the run has failed before it began.
             err.println("error: " + bench + ": the actor system did not start: " + e.getMessage());
@@ -94,7 +110,7 @@ final class Runner {
                 new IllegalStateException("the actor system terminated before the benchmark finished")));
         try {
             String fields = outcome.get(timeout, TimeUnit.SECONDS);
-            double seconds = (System.nanoTime() - start) / 1e9;
+            double seconds = (System.nanoTime() - begin) / 1e9;
             out.println("result bench=" + bench + " " + fields + " seconds=" + formatSeconds(seconds));
             out.flush();
             err.printf(Locale.ROOT, "%s: %d threads, %.3f s from actor system start to result%n", bench,
@@ -120,9 +136,9 @@ final class Runner {
      * shows up as {@code tasks > 0} with nothing running) and the stack of each of the system's
      * threads.
      */
-    static void describeStuck(ActorSystem<?> system, PrintStream err) {
+    static void describeStuck(org.apache.pekko.actor.ActorSystem system, PrintStream err) {
         try {
-            MessageDispatcher dispatcher = system.classicSystem().dispatchers().defaultGlobalDispatcher();
+            MessageDispatcher dispatcher = system.dispatchers().defaultGlobalDispatcher();
             Object pool = dispatcher instanceof Dispatcher d ? d.executorService().executor() : dispatcher;
             err.println("  dispatcher pool: " + pool);
         } catch (RuntimeException e) {

@@ -21,7 +21,8 @@ class ArgsTest {
     @Test
     void unknownBenchmark() {
         assertEquals("error: unknown benchmark 'foo' (known: threadring, chameneos, big, fannkuch, fibtree, skynet, "
-                + "spreading, mixed, bang, serialmsg, pingpong, counting)", rejected("foo"));
+                + "spreading, mixed, bang, serialmsg, pingpong, counting, fjthrput, fjcreate, concdict, concsll, "
+                + "bndbuffer, philosopher, barber, cigsmok, logmap, banking)", rejected("foo"));
     }
 
     @Test
@@ -49,6 +50,18 @@ class ArgsTest {
         assertEquals("error: chameneos: creatures=1 is out of range (2..=1000000)", rejected("chameneos", "creatures=1"));
         assertEquals("error: counting: count=99999999999999999999999 is out of range (0..=1000000000)",
                 rejected("counting", "count=99999999999999999999999"));
+    }
+
+    @Test
+    void savinaParametersNameTheirRanges() {
+        assertEquals("error: concdict: write_pct=101 is out of range (0..=100)",
+                rejected("concdict", "write_pct=101"));
+        assertEquals("error: banking: accounts=1 is out of range (2..=1000000)", rejected("banking", "accounts=1"));
+        assertEquals("error: logmap: rate=36001 is out of range (0..=36000)", rejected("logmap", "rate=36001"));
+        assertEquals("error: fjcreate: actors=0 is out of range (1..=10000000)", rejected("fjcreate", "actors=0"));
+        assertEquals("error: bndbuffer: unknown parameter size=1 (known: buffer, producers, consumers, items, cost)",
+                rejected("bndbuffer", "size=1"));
+        assertEquals("error: barber: room=x is not a non-negative integer", rejected("barber", "room=x"));
     }
 
     @Test

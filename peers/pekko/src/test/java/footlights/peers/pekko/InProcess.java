@@ -22,9 +22,14 @@ final class InProcess {
 
     /** Runs {@code args} (benchmark first) at {@code threads} threads, giving up after {@code timeoutSecs}. */
     static Outcome run(int threads, long timeoutSecs, String... args) throws Args.Invalid {
+        return run(false, threads, timeoutSecs, args);
+    }
+
+    /** As {@link #run(int, long, String...)}, with the benchmark's classic program if {@code classic}. */
+    static Outcome run(boolean classic, int threads, long timeoutSecs, String... args) throws Args.Invalid {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(Args.parse(args), threads, timeoutSecs, stream(out), stream(err));
+        int status = Main.run(Args.parse(args), classic, threads, timeoutSecs, stream(out), stream(err));
         return new Outcome(status, lines(out), lines(err));
     }
 

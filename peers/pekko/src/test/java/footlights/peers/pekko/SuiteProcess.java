@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +43,12 @@ final class SuiteProcess {
     /** Runs {@code mainClass} of the suite with {@code args}, as {@link #run(int, List, long)} does. */
     static Outcome runClass(String mainClass, int threads, List<String> args, long timeoutSecs)
             throws IOException, InterruptedException {
+        return runClass(mainClass, Map.of(), threads, args, timeoutSecs);
+    }
+
+    /** As {@link #runClass(String, int, List, long)}, with {@code env} added to the child's environment. */
+    static Outcome runClass(String mainClass, Map<String, String> env, int threads, List<String> args,
+            long timeoutSecs) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-XX:ActiveProcessorCount=" + threads,
                 "-Dfootlights.timeout.secs=" + timeoutSecs, "-cp", System.getProperty("java.class.path"),
@@ -50,10 +57,11 @@ final class SuiteProcess {
         Path out = Files.createTempFile("pekko-suite", ".out");
         Path err = Files.createTempFile("pekko-suite", ".err");
         try {
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
+                    .redirectError(err.toFile());
+            builder.environment().putAll(env);
+            Process process = builder.start();
             process.getOutputStream().close();
             if (!process.waitFor(timeoutSecs + 30, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();

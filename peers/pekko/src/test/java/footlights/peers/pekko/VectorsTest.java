@@ -19,7 +19,8 @@ import org.junit.jupiter.api.TestFactory;
  * Runs the small lines of the shared test vectors (bench, params, expected check) in-process, each
  * in its own actor system of 1 and of 2 dispatcher threads ({@link InProcess}), and checks the
  * single result line: the expected check (and for chameneos one count per creature, adding up to
- * it) and a positive {@code seconds=} work time.
+ * it) and a positive {@code seconds=} work time. A benchmark with a classic-actor program
+ * ({@link Classic}) runs each of its vectors with that program too.
  *
  * <p>What is left to {@code actorbench verify}, which runs every vector as its own process of the
  * built jar at 1 and 2 threads (scripts/test runs it right after these tests): the vectors at a
@@ -29,8 +30,8 @@ import org.junit.jupiter.api.TestFactory;
  * both thread counts in seconds, where a JVM per vector took minutes.
  *
  * <p>The file is taken from the system property {@code vectors} (or {@code VECTORS}), else the
- * environment variable {@code VECTORS}, else {@code ../../../shared/spec/vectors.tsv} relative to
- * peers/pekko.
+ * environment variable {@code VECTORS}, else the repository's {@code docs/vectors.tsv}
+ * ({@code ../../docs/vectors.tsv} relative to peers/pekko).
  */
 class VectorsTest {
 
@@ -42,7 +43,7 @@ class VectorsTest {
 
     static Path vectorsFile() {
         String given = System.getProperty("vectors", System.getProperty("VECTORS", System.getenv("VECTORS")));
-        return Path.of(given != null && !given.isBlank() ? given : "../../../shared/spec/vectors.tsv");
+        return Path.of(given != null && !given.isBlank() ? given : "../../docs/vectors.tsv");
     }
 
     /** Whether {@code bench params} sets every parameter to its quick (default) value. */
@@ -71,16 +72,19 @@ class VectorsTest {
         for (String bench : Args.knownBenchmarks().split(", ")) {
             assertTrue(vectors.stream().anyMatch(v -> v[0].equals(bench)), "no small vector of " + bench + " in " + file);
         }
-        return IntStream.of(1, 2).boxed().flatMap(threads -> vectors.stream().map(v -> DynamicTest.dynamicTest(
-                "threads=" + threads + " " + v[0] + " " + v[1] + " -> " + v[2],
-                () -> checkVector(threads, v[0], v[1], v[2]))));
+        return Stream.of(false, true).flatMap(classic -> IntStream.of(1, 2).boxed().flatMap(threads -> vectors.stream()
+                .filter(v -> !classic || Classic.has(v[0]))
+                .map(v -> DynamicTest.dynamicTest(
+                        (classic ? "classic " : "") + "threads=" + threads + " " + v[0] + " " + v[1] + " -> " + v[2],
+                        () -> checkVector(classic, threads, v[0], v[1], v[2])))));
     }
 
-    private static void checkVector(int threads, String bench, String params, String check) throws Exception {
+    private static void checkVector(boolean classic, int threads, String bench, String params, String check)
+            throws Exception {
         List<String> args = new ArrayList<>();
         args.add(bench);
         args.addAll(Arrays.asList(params.trim().split("\\s+")));
-        InProcess.Outcome outcome = InProcess.run(threads, TIMEOUT_SECS, args.toArray(String[]::new));
+        InProcess.Outcome outcome = InProcess.run(classic, threads, TIMEOUT_SECS, args.toArray(String[]::new));
         assertEquals(0, outcome.status(), outcome.describe());
         assertEquals(1, outcome.stdout().size(), "exactly one stdout line: " + outcome.describe());
         String line = outcome.stdout().get(0);
