@@ -479,6 +479,10 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
         "session {session} (count): {} {} under callgrind at {small} and {large}",
         imp.name, bench.name
     );
+    let clean = crate::knobs::Mode::Clean.name();
+    if let Some(note) = crate::knobs::note(clean, &crate::knobs::words(&knobs_found)) {
+        eprintln!("{note}");
+    }
     let mut failed = 0;
     for (seq, params) in [&small, &large].into_iter().enumerate() {
         let Some(mut rec) = count_one(imp, &bench.name, params, cores, opts, &suite.dir)? else {

@@ -200,6 +200,10 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
         },
     );
     full.extend(argv.iter().skip(1).cloned());
+    let knobs = crate::knobs::words(&crate::knobs::found());
+    if let Some(note) = crate::knobs::note(crate::knobs::Mode::Clean.name(), &knobs) {
+        eprintln!("{note}");
+    }
     eprintln!(
         "profiling {} {} {params} on {cores} core{} with perf",
         imp.name,
