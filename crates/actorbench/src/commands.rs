@@ -125,7 +125,11 @@ pub fn list(store: &Store) -> Result<i32> {
             } else {
                 format!("{} (busy)", s.status)
             },
-            s.profile.clone(),
+            if s.kind == "count" {
+                format!("{} (count)", s.profile)
+            } else {
+                s.profile.clone()
+            },
             runs.to_string(),
             failed.to_string(),
             impls.join(", "),
@@ -180,9 +184,10 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let data = store.load(&s)?;
     view.check(&data.runs)?;
     println!(
-        "session {} ({}): {} to {}, {} profile",
+        "session {} ({}{}): {} to {}, {} profile",
         s.id,
         s.status,
+        if s.kind == "count" { ", count" } else { "" },
         s.started_at,
         s.ended_at.as_deref().unwrap_or("?"),
         s.profile
@@ -235,7 +240,9 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
         );
     }
     println!();
-    if data.runs.is_empty() {
+    if s.kind == "count" {
+        print!("{}", crate::count::render(&data));
+    } else if data.runs.is_empty() {
         println!("no runs were recorded in this session");
     } else {
         if let Some(line) = repetitions_line(&data.session.settings) {
@@ -282,6 +289,13 @@ pub fn report(
             s.status
         );
     }
+    if s.kind == "count" {
+        crate::usage!(
+            "session {} holds instruction counts (kind count), not timings: see `actorbench show {}`",
+            s.id,
+            s.id
+        );
+    }
     let dir = out.unwrap_or_else(|| default_report_dir(store));
     let histories = crate::history::for_report(store, &data, view)?;
     let index = crate::report::write(&data, view, &histories, &dir)?;
@@ -298,7 +312,8 @@ pub fn print_tables(data: &crate::store::SessionData, view: &View) {
     }
     println!(
         "ratios, intervals (of the median: order statistics, 95% from 6 runs, the range with its \
-         coverage below; of ratios: seeded bootstrap) and CV on {} (--metric work|wall|cpu); \
+         coverage below; of ratios: seeded bootstrap) and CV on {} (--metric work|wall|cpu or an \
+         event counter); \
          start-up = wall - work",
         m.label()
     );

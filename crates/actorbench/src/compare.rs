@@ -213,6 +213,8 @@ pub struct Change {
     pub verdict: Verdict,
     /// Why, for a verdict that needs a reason.
     pub why: String,
+    /// What `a` and `b` are medians of.
+    pub metric: Metric,
 }
 
 impl Change {
@@ -419,6 +421,7 @@ pub fn changes(a: &SessionData, b: &SessionData, metric: Metric, opts: &Options)
         n_b: b.map_or(0, |y| y.time(metric).values.len()),
         ratio: f64::NAN,
         ratio_ci: (f64::NAN, f64::NAN),
+        metric,
         wall_ratio: match (a, b) {
             (Some(x), Some(y)) => y.wall.median / x.wall.median,
             _ => f64::NAN,
@@ -612,6 +615,7 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
             )),
         ),
     };
+    crate::counters::check_metric(metric, &[&da, &db])?;
     let ch = changes(&da, &db, metric, opts);
     let count = |v: Verdict| ch.iter().filter(|c| c.verdict == v).count();
     let regressions = count(Verdict::Regression);
@@ -790,8 +794,8 @@ fn cells_of(c: &Change) -> [String; 13] {
         c.implementation.clone(),
         c.cores.to_string(),
         format!("{}/{}", c.n_a, c.n_b),
-        units::seconds(c.a),
-        units::seconds(c.b),
+        c.metric.show(c.a),
+        c.metric.show(c.b),
         fmt_change(c.ratio),
         if lo.is_finite() {
             format!("{} to {}", fmt_change(lo), fmt_change(hi))

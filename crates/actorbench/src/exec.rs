@@ -8,6 +8,8 @@
 //!    rest of its group is ended by the [`crate::guardian`]) and `sched_setaffinity` to
 //!    the first `k` CPUs the harness may use (what `taskset` did in the thesis). Affinity
 //!    is inherited by every thread and child the program makes.
+//!    With [`Spec::counters`], the hook then waits until the harness has opened the
+//!    event counters on it (see [`crate::counters`] for why there and how).
 //! 2. Two threads drain stdout and stderr into [`Captured`] buffers (capped: the first
 //!    16 MiB and last 64 KiB of stdout, the first and last 64 KiB of stderr).
 //! 3. A watchdog thread sleeps until the deadline; if the run is still going it kills
@@ -19,7 +21,8 @@
 //!    clock, marks the run finished (under the lock the watchdog and the Ctrl-C handler
 //!    take before they kill, so neither can kill after this point), kills whatever is
 //!    left of the group (helpers the program left behind would otherwise hold the pipes
-//!    open), and only then reaps the child with `wait4`, which yields the rusage.
+//!    open), and only then reaps the child with `wait4`, which yields the rusage; then it
+//!    reads the event counters.
 //!
 //! [`interrupt_all`] is what the Ctrl-C handler calls: it kills every live run's group
 //! and marks those runs interrupted.
@@ -33,6 +36,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::capture::{self, Captured};
+use crate::counters::{self, Counts};
 use crate::guardian;
 use crate::measure::Measurement;
 use crate::memory::{self, GroupRss};
@@ -64,6 +68,8 @@ pub struct Spec {
     /// Resident-memory limit for the whole process group, in bytes; the group is killed
     /// when a sample finds it over (see [`crate::memory`]). `None`: no limit.
     pub memory_limit: Option<u64>,
+    /// Count events over the process tree ([`crate::counters`]).
+    pub counters: bool,
 }
 
 /// How a process ended.
@@ -104,6 +110,8 @@ pub struct Outcome {
     pub stdout: Captured,
     /// Its standard error, capped.
     pub stderr: Captured,
+    /// Its event counts (empty without [`Spec::counters`] or when none could be opened).
+    pub counters: Counts,
 }
 
 impl Outcome {
@@ -212,7 +220,15 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
     // thread is this one, which waits for the child below, so it is the harness's death
     // that fires it (see `guardian` for the subtlety and for the child's own children).
     // If the harness died before the prctl, the child has been reparented: it stops.
+    // `wait_for_harness` (counters) is the same kind of code: close, getpid, write and
+    // read on descriptors made before the fork.
     let parent = std::process::id() as libc::pid_t;
+    let handshake = if spec.counters {
+        counters::Handshake::new().ok()
+    } else {
+        None
+    };
+    let child_end = handshake.as_ref().map(counters::Handshake::child_end);
     unsafe {
         cmd.pre_exec(move || {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
@@ -225,12 +241,21 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
             {
                 return Err(std::io::Error::last_os_error());
             }
+            if let Some(end) = child_end {
+                end.wait_for_harness()?;
+            }
             Ok(())
         });
     }
 
     let started = Instant::now();
-    let mut child = cmd.spawn()?;
+    let mut pending = handshake.map(counters::Handshake::start);
+    let spawned = cmd.spawn();
+    if let Some(p) = &mut pending {
+        p.spawned();
+    }
+    let mut child = spawned?;
+    let armed = pending.and_then(counters::Pending::finish);
     let pid = child.id() as libc::pid_t;
     guardian::watch(pid);
     let guard = Arc::new(Guard {
@@ -375,6 +400,7 @@ pub fn run(spec: &Spec) -> std::io::Result<Outcome> {
         measurement: Measurement::from_rusage(&ru, wall),
         stdout,
         stderr,
+        counters: armed.map(counters::Armed::read).unwrap_or_default(),
     })
 }
 
@@ -398,6 +424,7 @@ pub fn shell(command: &str, cwd: &std::path::Path, timeout: Duration) -> std::io
         cpus: None,
         timeout,
         memory_limit: None,
+        counters: false,
     })
 }
 
@@ -414,6 +441,7 @@ mod tests {
             cpus,
             timeout: Duration::from_secs(timeout),
             memory_limit: None,
+            counters: false,
         })
         .unwrap()
     }
@@ -457,6 +485,7 @@ mod tests {
             cpus: None,
             timeout: Duration::from_secs(5),
             memory_limit: None,
+            counters: true,
         });
         assert!(r.is_err());
     }

@@ -33,7 +33,7 @@ use anyhow::Result;
 use crate::changepoint::{self, ChangePoint};
 use crate::error::UsageError;
 use crate::metric::{self, Metric};
-use crate::output::{table, units};
+use crate::output::table;
 use crate::stats;
 use crate::store::{RunRecord, SessionRecord, Store};
 use crate::summary::Spread;
@@ -324,8 +324,8 @@ impl History {
                     p.session,
                     short(&p.commit),
                     (c.after / c.before - 1.0) * 100.0,
-                    units::seconds(c.before),
-                    units::seconds(c.after),
+                    self.metric.show(c.before),
+                    self.metric.show(c.after),
                     c.p,
                     prev.map_or(String::new(), |q| format!(
                         "; the commit before: {} (session {})",
@@ -376,12 +376,12 @@ impl History {
                 p.profile.clone(),
                 short(&p.commit),
                 format!("{}/{}", p.ok, p.measured),
-                units::seconds(s.median),
+                self.metric.show(s.median),
                 if s.ci_low.is_finite() {
                     format!(
                         "{} - {}",
-                        units::seconds(s.ci_low),
-                        units::seconds(s.ci_high)
+                        self.metric.show(s.ci_low),
+                        self.metric.show(s.ci_high)
                     )
                 } else {
                     "-".into()
@@ -389,8 +389,13 @@ impl History {
                 change,
                 [
                     (p.status != "complete").then(|| p.status.clone()),
-                    (p.ok > 0 && s.values.is_empty())
-                        .then(|| format!("no {} (use --metric wall)", self.metric.label())),
+                    (p.ok > 0 && s.values.is_empty()).then(|| {
+                        if self.metric.counter().is_some() {
+                            format!("no {} counts", self.metric.label())
+                        } else {
+                            format!("no {} (use --metric wall)", self.metric.label())
+                        }
+                    }),
                     self.changes
                         .iter()
                         .any(|c| c.at == i)

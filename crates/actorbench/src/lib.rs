@@ -11,6 +11,8 @@
 //! - [`exec`] spawns, pins, captures and time-limits one process ([`capture`] caps its
 //!   output; [`guardian`] ends its process group if the harness dies), and [`measure`]
 //!   turns `wait4` rusage into figures; [`memory`] is the memory limit every run gets;
+//!   [`counters`] counts events (page faults, context switches, instructions...) over
+//!   the run's process tree;
 //! - [`check`] judges an answer (and its work time, `seconds=`), [`fairness`] scores
 //!   chameneos counts;
 //! - [`store`] keeps sessions and runs in SQLite, [`host`] describes the machine
@@ -25,7 +27,10 @@
 //!   them, [`export`] writes them, [`report`] draws them, [`compare`] sets two sessions
 //!   side by side as a regression gate, and [`commands`]
 //!   holds the small commands over a stored database; [`history`] follows one cell across
-//!   sessions and finds where it moved ([`changepoint`]).
+//!   sessions and finds where it moved ([`changepoint`]); [`modes`] names a cell whose
+//!   runs split into two groups;
+//! - [`count`] counts instructions per unit of work under callgrind, and [`profile`]
+//!   records a run with `perf` and draws its flame graph.
 
 pub mod binary_hash;
 pub mod capture;
@@ -34,6 +39,8 @@ pub mod check;
 pub mod commands;
 pub mod compare;
 pub mod contract;
+pub mod count;
+pub mod counters;
 pub mod environment;
 pub mod error;
 pub mod exec;
@@ -47,12 +54,14 @@ pub mod machine;
 pub mod measure;
 pub mod memory;
 pub mod metric;
+pub mod modes;
 pub mod output;
 pub mod owner;
 pub mod params;
 pub mod peers;
 pub mod pgpass;
 pub mod plan;
+pub mod profile;
 pub mod repetitions;
 pub mod report;
 pub mod rounds;

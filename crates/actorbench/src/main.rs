@@ -152,8 +152,9 @@ enum Command {
         /// Cores (default: the newest session's highest count).
         #[arg(long, value_name = "K")]
         cores: Option<i64>,
-        /// The time shown (default: work; wall for sessions without work times).
-        #[arg(long, value_enum, value_name = "work|wall|cpu")]
+        /// The time or event counter shown (default: work; wall for sessions without
+        /// work times).
+        #[arg(long, value_enum, value_name = "METRIC")]
         metric: Option<Metric>,
         /// Also write the time series as an SVG file.
         #[arg(long, value_name = "FILE")]
@@ -170,6 +171,17 @@ enum Command {
         /// Also interrupted, abandoned and running sessions (marked).
         #[arg(long)]
         include_incomplete: bool,
+    },
+    /// Count the instructions per unit of work (hop, message, actor) of a native
+    /// implementation under callgrind, at two sizes; stored as a session of kind `count`.
+    Count(Box<InstrumentArgs>),
+    /// Record one run with `perf record -g` and write its flame graph (SVG).
+    Profile {
+        #[command(flatten)]
+        args: Box<InstrumentArgs>,
+        /// The SVG file (default: profiles/BENCH-IMPL-Kc.svg in the report directory).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// List every implementation with its availability and toolchain version, or install.
     Peers {
@@ -193,6 +205,31 @@ enum PeersAction {
         #[arg(long, default_value_t = 1800.0, value_name = "SECONDS")]
         timeout: f64,
     },
+}
+
+/// The flags of `count` and `profile`: one implementation on one benchmark.
+#[derive(clap::Args)]
+struct InstrumentArgs {
+    /// Benchmark.
+    bench: String,
+    /// Implementation.
+    #[arg(long = "impl", value_name = "IMPL")]
+    implementation: String,
+    /// Parameter profile (for `count`, the smaller of the two sizes).
+    #[arg(long, value_enum, default_value_t = Profile::Quick)]
+    profile: Profile,
+    /// Override a parameter: `key=value`. Repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// CPUs to pin to and threads to ask for.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    cores: usize,
+    /// Seconds the run may take (it runs far slower under callgrind).
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Do not run the build command; use the program as it is.
+    #[arg(long)]
+    no_build: bool,
 }
 
 #[derive(clap::Args)]
@@ -289,9 +326,10 @@ struct RunArgs {
 #[derive(clap::Args)]
 struct ViewArgs {
     /// The time ratios, geometric means and the gate use: the program's work time
-    /// (seconds=, start-up left out), the process's wall time, or its CPU time. Default:
-    /// work (wall for a session stored before work times were recorded).
-    #[arg(long, value_enum, value_name = "work|wall|cpu")]
+    /// (seconds=, start-up left out), the process's wall time, its CPU time, or an
+    /// event counter (page-faults, context-switches, ...). Default: work (wall for a
+    /// session stored before work times were recorded).
+    #[arg(long, value_enum, value_name = "METRIC")]
     metric: Option<Metric>,
     /// Give ratios against this implementation's cell at the same core count instead of
     /// against the fastest cell.
@@ -434,6 +472,31 @@ fn main() -> ExitCode {
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
+        }
+        Command::Count(a) => actorbench::count::run(&actorbench::count::CountOptions {
+            suite: cli.suite,
+            db: cli.db,
+            bench: a.bench,
+            implementation: a.implementation,
+            profile: a.profile,
+            params: a.params,
+            cores: a.cores,
+            timeout: a.timeout,
+            no_build: a.no_build,
+        }),
+        Command::Profile { args: a, out } => {
+            actorbench::profile::run(&actorbench::profile::ProfileOptions {
+                suite: cli.suite,
+                db: cli.db,
+                bench: a.bench,
+                implementation: a.implementation,
+                profile: a.profile,
+                params: a.params,
+                cores: a.cores,
+                timeout: a.timeout,
+                out,
+                no_build: a.no_build,
+            })
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),
         Command::Peers {

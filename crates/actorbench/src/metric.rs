@@ -10,12 +10,20 @@
 //!
 //! A session stored before the harness read `seconds` has no work time at all; when no
 //! metric is asked for, its figures fall back to wall time and say so.
+//!
+//! The event counters of a run ([`crate::counters`]) are metrics too: `--metric
+//! page-faults` compares cells on their page faults, and so on for every counter. A
+//! counter is a count, not a time ([`Metric::is_time`]; task-clock excepted), and a run
+//! without it (a session stored before counters, or a machine without a PMU for the
+//! hardware ones) has no value.
 
+use crate::counters::Counter;
+use crate::output::units;
 use crate::store::RunRecord;
 
 /// A time to compare on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Metric {
     /// The program's own work time (`seconds=`): start-up left out.
     #[default]
@@ -24,27 +32,80 @@ pub enum Metric {
     Wall,
     /// User plus system CPU time of the process.
     Cpu,
+    /// Event counter: CPU time of the process tree (perf task-clock), in seconds.
+    TaskClock,
+    /// Event counter: context switches of the process tree.
+    ContextSwitches,
+    /// Event counter: CPU migrations of the process tree.
+    CpuMigrations,
+    /// Event counter: page faults of the process tree.
+    PageFaults,
+    /// Event counter: retired instructions (needs a PMU).
+    Instructions,
+    /// Event counter: CPU cycles (needs a PMU).
+    Cycles,
+    /// Event counter: cache misses (needs a PMU).
+    CacheMisses,
+    /// Event counter: branch misses (needs a PMU).
+    BranchMisses,
 }
 
 /// The share of wall time above which a cell's start-up is called out.
 pub const STARTUP_SHARE_LIMIT: f64 = 0.20;
 
 impl Metric {
-    /// The flag value: `work`, `wall` or `cpu`.
+    /// The flag value: `work`, `wall`, `cpu`, or a counter's name (`page-faults`).
     pub fn name(self) -> &'static str {
-        match self {
-            Metric::Work => "work",
-            Metric::Wall => "wall",
-            Metric::Cpu => "cpu",
+        match (self, self.counter()) {
+            (_, Some(c)) => c.name(),
+            (Metric::Work, _) => "work",
+            (Metric::Wall, _) => "wall",
+            _ => "cpu",
         }
     }
 
-    /// What it is, in words: `work time`, `wall time`, `CPU time`.
+    /// What it is, in words: `work time`, `wall time`, `CPU time`, or a counter's name.
     pub fn label(self) -> &'static str {
-        match self {
-            Metric::Work => "work time",
-            Metric::Wall => "wall time",
-            Metric::Cpu => "CPU time",
+        match (self, self.counter()) {
+            (_, Some(c)) => c.name(),
+            (Metric::Work, _) => "work time",
+            (Metric::Wall, _) => "wall time",
+            _ => "CPU time",
+        }
+    }
+
+    /// The event counter this metric reads, if it is one.
+    pub fn counter(self) -> Option<Counter> {
+        Some(match self {
+            Metric::Work | Metric::Wall | Metric::Cpu => return None,
+            Metric::TaskClock => Counter::TaskClock,
+            Metric::ContextSwitches => Counter::ContextSwitches,
+            Metric::CpuMigrations => Counter::CpuMigrations,
+            Metric::PageFaults => Counter::PageFaults,
+            Metric::Instructions => Counter::Instructions,
+            Metric::Cycles => Counter::Cycles,
+            Metric::CacheMisses => Counter::CacheMisses,
+            Metric::BranchMisses => Counter::BranchMisses,
+        })
+    }
+
+    /// Whether its values are seconds (work, wall, CPU, task-clock) rather than counts.
+    pub fn is_time(self) -> bool {
+        self.counter().is_none_or(Counter::is_time)
+    }
+
+    /// A value of this metric as text: `1.234 s`, `56.3 ms`, or a count (`12.3k`).
+    ///
+    /// ```
+    /// use actorbench::metric::Metric;
+    /// assert_eq!(Metric::Wall.show(0.5), "500.0 ms");
+    /// assert_eq!(Metric::PageFaults.show(15_000.0), "15.0k");
+    /// ```
+    pub fn show(self, v: f64) -> String {
+        if self.is_time() {
+            units::seconds(v)
+        } else {
+            units::count(v)
         }
     }
 
@@ -59,10 +120,11 @@ impl Metric {
     /// assert_eq!(Metric::Cpu.of(&r), Some(0.75));
     /// ```
     pub fn of(self, r: &RunRecord) -> Option<f64> {
-        match self {
-            Metric::Work => r.work_s,
-            Metric::Wall => Some(r.wall_s),
-            Metric::Cpu => Some(r.user_s + r.sys_s),
+        match (self, self.counter()) {
+            (_, Some(c)) => r.counters.get(c.name()).copied(),
+            (Metric::Work, _) => r.work_s,
+            (Metric::Wall, _) => Some(r.wall_s),
+            _ => Some(r.user_s + r.sys_s),
         }
     }
 }

@@ -15,10 +15,18 @@
 //! implementation (`--baseline`), that implementation's cell at the same core count. The
 //! ratio has its own 95% bootstrap interval (both cells resampled); a ratio whose interval
 //! spans 1.0 is *unresolved*: the runs cannot tell the cell from its reference.
+//!
+//! Each event counter a cell's runs have ([`crate::counters`]) is summarised as a
+//! [`Spread`] too, so that a counter can be the chosen metric. A cell whose runs on the
+//! chosen metric split into two groups has them in [`CellSummary::modes`] (see
+//! [`crate::modes`]).
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::metric::{self, Metric, STARTUP_SHARE_LIMIT};
+use crate::modes::{self, Modes};
 use crate::stats;
 use crate::store::{RunRecord, SessionData};
 
@@ -47,6 +55,18 @@ pub struct Spread {
     /// Coefficient of variation (NaN for fewer than 2 values).
     pub cv: f64,
 }
+
+/// The spread of no values, for a metric a cell does not have.
+static NO_VALUES: Spread = Spread {
+    values: Vec::new(),
+    median: f64::NAN,
+    min: f64::NAN,
+    max: f64::NAN,
+    ci_low: f64::NAN,
+    ci_high: f64::NAN,
+    ci_coverage: f64::NAN,
+    cv: f64::NAN,
+};
 
 impl Spread {
     /// The spread of `values`.
@@ -135,15 +155,20 @@ pub struct CellSummary {
     /// Why its repetitions stopped, as stored (`reps`, `target-ci`, `max-reps`, `failing`,
     /// `budget`, `interrupted`); `None` for sessions stored before the harness kept it.
     pub stop: Option<String>,
+    /// Each event counter over the same runs, by name (only those the runs have).
+    pub counters: BTreeMap<String, Spread>,
+    /// The two groups its runs split into on the chosen metric, if they do.
+    pub modes: Option<Modes>,
 }
 
 impl CellSummary {
     /// The spread of `metric`.
     pub fn time(&self, metric: Metric) -> &Spread {
-        match metric {
-            Metric::Work => &self.work,
-            Metric::Wall => &self.wall,
-            Metric::Cpu => &self.cpu_time,
+        match (metric, metric.counter()) {
+            (_, Some(c)) => self.counters.get(c.name()).unwrap_or(&NO_VALUES),
+            (Metric::Work, _) => &self.work,
+            (Metric::Wall, _) => &self.wall,
+            _ => &self.cpu_time,
         }
     }
 
@@ -280,6 +305,7 @@ pub fn summarise_with(runs: &[RunRecord], view: &View) -> Vec<Group> {
                 })
                 .collect();
             fill(c, &mine);
+            c.modes = modes::two_modes(&c.time(metric).values);
         }
         g.cells.sort_by_key(|c| {
             (
@@ -349,6 +375,8 @@ fn empty_cell(r: &RunRecord) -> CellSummary {
         fairness_stddev: None,
         failures: Vec::new(),
         stop: None,
+        counters: BTreeMap::new(),
+        modes: None,
     }
 }
 
@@ -382,6 +410,12 @@ fn fill(c: &mut CellSummary, runs: &[&RunRecord]) {
     c.fairness_cv = opt(&|r| r.fairness_cv);
     c.fairness_jain = opt(&|r| r.fairness_jain);
     c.fairness_stddev = opt(&|r| r.fairness_stddev);
+    c.counters = crate::counters::ALL
+        .iter()
+        .map(|k| (k.name(), opt_col(&|r| r.counters.get(k.name()).copied())))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k.to_string(), Spread::of(v)))
+        .collect();
 }
 
 /// One line describing a failed run: who, what kind, why, and the end of its stderr.

@@ -78,6 +78,7 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
         cpus: Some(cpus),
         timeout: t.timeout,
         memory_limit: t.memory_limit,
+        counters: true,
     };
     let outcome = match exec::run(&spec) {
         Ok(o) => o,
@@ -104,6 +105,7 @@ pub fn run(t: &Trial<'_>) -> Option<RunRecord> {
     rec.max_rss_bytes = m.max_rss_bytes as i64;
     rec.voluntary_switches = m.voluntary_switches as i64;
     rec.involuntary_switches = m.involuntary_switches as i64;
+    rec.counters = outcome.counters.clone();
     rec.stdout_bytes = outcome.stdout.total() as i64;
     rec.stderr_bytes = outcome.stderr.total() as i64;
     match outcome.exit {

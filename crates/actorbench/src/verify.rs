@@ -415,6 +415,7 @@ fn verify_bad_input(
         cpus: Some(cpus),
         timeout,
         memory_limit,
+        counters: false,
     };
     let o = match exec::run(&spec) {
         Ok(o) => o,

@@ -554,7 +554,7 @@ fn work_time_is_required_and_start_up_is_derived() {
     // The table carries work, wall and start-up, ratios on work time, and calls out a
     // start-up over 20% of the wall time.
     assert!(
-        stdout.contains("CV on work time (--metric work|wall|cpu)"),
+        stdout.contains("CV on work time (--metric work|wall|cpu or an event counter)"),
         "{stdout}"
     );
     let header = stdout

@@ -67,6 +67,16 @@ fn run(session_id: i64, seq: i64, implementation: &str) -> RunRecord {
         stderr_bytes: 0,
         stderr_tail: "ünïcödé ✓".into(),
         detail: String::new(),
+        // Every other run has event counters (schema 6), the rest none.
+        counters: if seq % 2 == 1 {
+            [
+                ("page-faults".to_string(), 100.0 + seq as f64),
+                ("task-clock".to_string(), 0.0125),
+            ]
+            .into()
+        } else {
+            Default::default()
+        },
         ..Default::default()
     }
 }
@@ -477,7 +487,14 @@ fn both_backends_have_the_same_tables_and_columns() {
 
     let conn = rusqlite::Connection::open(&file).unwrap();
     let mut lite: Vec<(String, String, bool)> = Vec::new();
-    for table in ["schema_version", "session", "session_impl", "run", "cell"] {
+    for table in [
+        "schema_version",
+        "session",
+        "session_impl",
+        "run",
+        "cell",
+        "run_counter",
+    ] {
         let mut st = conn
             .prepare(&format!(
                 "SELECT name, \"notnull\" FROM pragma_table_info('{table}')"

@@ -3,7 +3,10 @@
 //! that interval's coverage (`ci_coverage`, 0.95 or more from 6 runs), min,
 //! max, coefficient of variation, the ratio to the reference (fastest or `--baseline`)
 //! with its interval, the noisy and unresolved flags, and the work, wall and start-up
-//! medians. For spreadsheets that want the table rather than every run.
+//! medians, and last whether its runs split into two modes ([`crate::modes`]). With an
+//! event counter as the metric, the `median_s` to `max_s` columns hold that counter's
+//! values (a count, or seconds for task-clock). For spreadsheets that want the table
+//! rather than every run.
 
 use anyhow::Result;
 
@@ -38,6 +41,7 @@ const HEADER: &[&str] = &[
     "work_median_s",
     "wall_median_s",
     "startup_median_s",
+    "two_modes",
 ];
 
 impl Exporter for CellsCsv {
@@ -78,6 +82,7 @@ impl Exporter for CellsCsv {
                     num(c.work.median),
                     num(c.wall.median),
                     num(c.startup),
+                    c.modes.is_some().to_string(),
                 ])?;
             }
         }

@@ -5,10 +5,12 @@
 //! start-up (wall - work), the half-width of the 95% interval of the chosen metric's
 //! median (as a share of it) and its coefficient of variation, the ratio to the reference
 //! (the fastest, or `--baseline`) with its 95% interval, CPU utilisation, peak RSS,
-//! context switches, chameneos fairness when the group has it, successful over measured
+//! context switches, chameneos fairness when the group has it, the median of each event
+//! counter the group's runs have ([`crate::counters`]), successful over measured
 //! runs, and notes: what a reader must not miss about the cell (noisy, unresolved ratio,
-//! start-up over 20% of its wall time).
+//! two modes, start-up over 20% of its wall time).
 
+use crate::counters::{self, Counter};
 use crate::metric::Metric;
 use crate::output::units;
 use crate::summary::{CellSummary, Group};
@@ -16,6 +18,23 @@ use crate::summary::{CellSummary, Group};
 /// Whether the group's table has the fairness column.
 pub fn has_fairness(g: &Group) -> bool {
     g.cells.iter().any(|c| c.fairness_jain.is_some()) || g.bench == "chameneos"
+}
+
+/// The event counters any cell of the group has, in [`counters::ALL`]'s order.
+pub fn counters_of(g: &Group) -> Vec<Counter> {
+    counters::ALL
+        .into_iter()
+        .filter(|k| g.cells.iter().any(|c| c.counters.contains_key(k.name())))
+        .collect()
+}
+
+/// A counter's median in a cell, as text (`-` when the cell lacks it).
+pub fn counter_text(c: &CellSummary, k: Counter) -> String {
+    match c.counters.get(k.name()) {
+        Some(s) if k.is_time() => units::seconds(s.median),
+        Some(s) => units::count(s.median),
+        None => "-".into(),
+    }
 }
 
 /// The header of a group's table.
@@ -36,6 +55,9 @@ pub fn header(g: &Group) -> Vec<String> {
     }
     if has_fairness(g) {
         h.push("fairness CV / Jain".into());
+    }
+    for k in counters_of(g) {
+        h.push(k.short().into());
     }
     h.push("ok".into());
     h.push("notes".into());
@@ -88,6 +110,9 @@ pub fn row(g: &Group, c: &CellSummary) -> Vec<String> {
             _ => "-".into(),
         });
     }
+    for k in counters_of(g) {
+        row.push(counter_text(c, k));
+    }
     row.push(format!("{}/{}", c.ok, c.measured));
     row.push(notes(g, c).join("; "));
     row
@@ -111,6 +136,15 @@ pub fn notes(g: &Group, c: &CellSummary) -> Vec<String> {
             "CI is the range, covers {} ({} runs)",
             units::percent1(t.ci_coverage),
             t.values.len()
+        ));
+    }
+    if let Some(m) = &c.modes {
+        n.push(format!(
+            "two modes: {} runs near {}, {} near {}",
+            m.low_n,
+            g.metric.show(m.low),
+            m.high_n,
+            g.metric.show(m.high)
         ));
     }
     match c.stop.as_deref() {

@@ -55,7 +55,11 @@ pub fn figure(histories: &[History], bench: &str) -> Result<Figure> {
         y_label: metric.into(),
         series,
         integer_x: true,
-        y_unit: Unit::Seconds,
+        y_unit: if histories.first().is_none_or(|h| h.metric.is_time()) {
+            Unit::Seconds
+        } else {
+            Unit::Plain
+        },
         y_from_zero: true,
         marks: Some(("change point".into(), marks)),
         ..Default::default()

@@ -200,6 +200,7 @@ pub fn write(
         startup.as_ref(),
         histories,
         &history_figures,
+        &crate::profile::listed(dir),
     )?;
     let index = dir.join("index.html");
     std::fs::write(&index, html).with_context(|| format!("writing {}", index.display()))?;

@@ -51,6 +51,7 @@ pub fn render(
     startup_figure: Option<&Figure>,
     histories: &[(String, Vec<History>)],
     history_figures: &[Figure],
+    profiles: &[String],
 ) -> Result<String> {
     let s = &data.session;
     let vs = views(data, view);
@@ -151,6 +152,30 @@ pub fn render(
                 format!("{} {}", i.env, i.run_template)
             },
         })).collect::<Vec<_>>(),
+        "counters_note": crate::counters::coverage(&data.runs),
+        "modes": groups
+            .iter()
+            .flat_map(|g| {
+                g.cells.iter().filter_map(move |c| {
+                    let m = c.modes.as_ref()?;
+                    Some(format!(
+                        "{} {}: {} on {} core{}: {} runs near {}, {} near {} ({:.1} standard deviations apart)",
+                        g.bench,
+                        g.params,
+                        c.implementation,
+                        c.cores,
+                        if c.cores == 1 { "" } else { "s" },
+                        m.low_n,
+                        g.metric.show(m.low),
+                        m.high_n,
+                        g.metric.show(m.high),
+                        m.gap_sds
+                    ))
+                })
+            })
+            .collect::<Vec<_>>(),
+        // Linked as `profiles/NAME` by the template ([`crate::profile::DIR`]).
+        "profiles": profiles.iter().map(|p| json!({ "name": p })).collect::<Vec<_>>(),
         "first_commands": first_commands,
         "all_commands": all_commands,
     });

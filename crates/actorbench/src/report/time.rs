@@ -13,7 +13,12 @@ use crate::summary::Spread;
 /// The time figure of a benchmark.
 pub fn figure(v: &BenchView<'_>) -> Result<Figure> {
     let metric = v.metric;
-    let c = by_x(v, metric.label(), Unit::Seconds, move |r| {
+    let unit = if metric.is_time() {
+        Unit::Seconds
+    } else {
+        Unit::Plain
+    };
+    let c = by_x(v, metric.label(), unit, move |r| {
         metric.of(r).unwrap_or(f64::NAN)
     });
     let what = match &v.swept {

@@ -12,7 +12,7 @@
 //!   marked `abandoned` when the source was opened, and is copied as such.
 //!
 //! Copied sessions get new numbers in the target (its own sequence); their runs keep
-//! their order (`seq`), their implementations and cells come along.
+//! their order (`seq`), their implementations, cells and counters come along.
 
 use anyhow::Result;
 
@@ -51,7 +51,7 @@ pub fn import(source: &Store, target: &Store) -> Result<Imported> {
             for r in &data.runs {
                 let mut r = r.clone();
                 r.session_id = id;
-                t.insert_run(&r)?;
+                t.insert_run_in(&r)?;
             }
             t.insert_cells(id, &data.cells)?;
             out.copied.push((s.id, id, data.runs.len()));

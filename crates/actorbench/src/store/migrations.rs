@@ -111,6 +111,15 @@ ALTER TABLE session ADD COLUMN env_mode TEXT NOT NULL DEFAULT '';
 ALTER TABLE session ADD COLUMN env_knobs TEXT NOT NULL DEFAULT '';
 ALTER TABLE session_impl ADD COLUMN binary_sha256 TEXT NOT NULL DEFAULT '';
 "#,
+    r#"
+ALTER TABLE session ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+CREATE TABLE run_counter (
+    run_id INTEGER NOT NULL REFERENCES run(id),
+    name TEXT NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
+"#,
 ];
 
 /// The same migrations in PostgreSQL's dialect, one for one: `INTEGER` is `BIGINT`,
@@ -222,5 +231,14 @@ ALTER TABLE session ADD COLUMN cgroup_cpu TEXT NOT NULL DEFAULT '';
 ALTER TABLE session ADD COLUMN env_mode TEXT NOT NULL DEFAULT '';
 ALTER TABLE session ADD COLUMN env_knobs TEXT NOT NULL DEFAULT '';
 ALTER TABLE session_impl ADD COLUMN binary_sha256 TEXT NOT NULL DEFAULT '';
+"#,
+    r#"
+ALTER TABLE session ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+CREATE TABLE run_counter (
+    run_id BIGINT NOT NULL REFERENCES run(id),
+    name TEXT NOT NULL,
+    value DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
 "#,
 ];

@@ -6,7 +6,7 @@
 //! numbered migrations in each dialect ([`migrations`]), and every command reads and
 //! writes through [`Store`], whose queries are written once for both ([`backend`]).
 //!
-//! Schema (version 5):
+//! Schema (version 6):
 //!
 //! - `schema_version(version)`: the migrations applied; each migration is one SQL batch
 //!   applied in its own transaction, in order, so an older file is brought up to date
@@ -43,6 +43,11 @@
 //!   (`env_knobs`, `K=V` words) with whether they reached the runs (`env_mode`: `clean`
 //!   or `inherit`, see [`crate::knobs`]); `session_impl` holds the SHA-256 of the files
 //!   each implementation's runs executed (`binary_sha256`).
+//! - Since version 6, `run_counter(run_id, name, value)` holds each run's event counts
+//!   ([`crate::counters`]: page faults, context switches, ... and, where a PMU is,
+//!   instructions and cycles; `callgrind-ir` for a `count` session), one row per counter
+//!   that could be read, and `session.kind` says what made the session: `run`, or
+//!   `count` ([`crate::count`]).
 //!
 //! Each run row is inserted in its own transaction as soon as the run finishes (commits
 //! are durable when the call returns), so a crash or Ctrl-C loses nothing that was
@@ -319,6 +324,9 @@ impl Store {
         if s.owner.is_empty() {
             s.owner = Owner::me().to_string();
         }
+        if s.kind.is_empty() {
+            s.kind = "run".into();
+        }
         s.status = "running".into();
         s.ended_at = None;
         self.insert_session(&s)
@@ -400,12 +408,30 @@ impl Store {
         Ok(())
     }
 
-    /// Inserts one run, committed before returning; returns its id.
+    /// Inserts one run with its counters, committed together before returning; returns
+    /// its id.
     pub fn insert_run(&self, r: &RunRecord) -> Result<i64> {
+        if r.counters.is_empty() {
+            return self.insert_run_in(r);
+        }
+        self.atomically(|s| s.insert_run_in(r))
+    }
+
+    /// [`Store::insert_run`] inside a transaction the caller holds (or none, when the run
+    /// has no counters).
+    fn insert_run_in(&self, r: &RunRecord) -> Result<i64> {
         let rows = self.query(&insert_sql("run", &RUN_COLUMNS[1..]), &run_values(r))?;
-        rows.first()
+        let id = rows
+            .first()
             .context("no id returned for the new run")?
-            .int(0)
+            .int(0)?;
+        for (name, value) in &r.counters {
+            self.execute(
+                "INSERT INTO run_counter (run_id, name, value) VALUES ($1, $2, $3)",
+                &[id.into(), name.into(), (*value).into()],
+            )?;
+        }
+        Ok(id)
     }
 
     /// Records, all at once, how many measured runs each cell got and why it stopped.
@@ -579,15 +605,32 @@ impl Store {
         )
     }
 
-    /// Runs matching `filter` (a WHERE and ORDER BY clause with `$n` parameters).
+    /// Runs matching `filter` (a WHERE and ORDER BY clause with `$n` parameters on the
+    /// `run` table), each with its counters.
     fn select_runs(&self, filter: &str, params: &[Value]) -> Result<Vec<RunRecord>> {
-        self.query(
-            &format!("{} {filter}", select_sql("run", RUN_COLUMNS)),
+        let mut runs: Vec<RunRecord> = self
+            .query(
+                &format!("{} {filter}", select_sql("run", RUN_COLUMNS)),
+                params,
+            )?
+            .iter()
+            .map(run_from_row)
+            .collect::<Result<_>>()?;
+        let counters = self.query(
+            &format!(
+                "SELECT run_counter.run_id, run_counter.name, run_counter.value
+                 FROM run_counter JOIN run ON run.id = run_counter.run_id {filter}"
+            ),
             params,
-        )?
-        .iter()
-        .map(run_from_row)
-        .collect()
+        )?;
+        let at: std::collections::HashMap<i64, usize> =
+            runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+        for row in &counters {
+            if let Some(&i) = at.get(&row.int(0)?) {
+                runs[i].counters.insert(row.text(1)?, row.real(2)?);
+            }
+        }
+        Ok(runs)
     }
 }
 
@@ -636,6 +679,7 @@ const SESSION_COLUMNS: &[&str] = &[
     "cgroup_cpu",
     "env_mode",
     "env_knobs",
+    "kind",
 ];
 
 /// A session's values for every column but `id`.
@@ -667,6 +711,7 @@ fn session_values(s: &SessionRecord) -> Vec<Value> {
         (&s.cgroup_cpu).into(),
         (&s.env_mode).into(),
         (&s.env_knobs).into(),
+        (&s.kind).into(),
     ]
 }
 
@@ -700,6 +745,7 @@ fn session_from_row(r: &Row) -> Result<SessionRecord> {
         cgroup_cpu: r.text(24)?,
         env_mode: r.text(25)?,
         env_knobs: r.text(26)?,
+        kind: r.text(27)?,
     })
 }
 
@@ -823,6 +869,7 @@ fn run_from_row(r: &Row) -> Result<RunRecord> {
         stderr_bytes: r.int(33)?,
         stderr_tail: r.text(34)?,
         detail: r.text(35)?,
+        counters: Default::default(),
     })
 }
 
@@ -980,6 +1027,59 @@ mod tests {
         // A running session from before owners were recorded cannot be judged: left alone.
         assert_eq!(all[1].status, "running");
         assert!(s.abandoned().is_empty());
+    }
+
+    #[test]
+    fn a_version_5_file_gains_counters_and_kinds_and_both_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v5.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for m in &MIGRATIONS[..5] {
+            conn.execute_batch(m).unwrap();
+        }
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5);
+             INSERT INTO session (started_at, status, git_commit, host_cpu, host_cores, host_memory_bytes,
+                host_kernel, command_line, profile, settings, suite_path, uid)
+                VALUES ('t', 'complete', '', '', 1, 0, '', '', 'quick', '{}', '', 'abc');
+             INSERT INTO run (session_id, seq, implementation, bench, params, cores, rep, warmup, started_at,
+                command, status, wall_s, user_s, sys_s, cpu_util, max_rss_bytes, voluntary_switches,
+                involuntary_switches, stdout_bytes, stderr_bytes, stderr_tail, detail)
+                VALUES (1, 0, 'old', 'b', 'n=1', 1, 0, 0, 't', 'c', 'ok', 0.5, 0.4, 0.1, 1.0, 0, 0, 0, 0, 0, '', '');",
+        )
+        .unwrap();
+        drop(conn);
+        let s = Store::open_existing(&path).unwrap();
+        assert_eq!(s.version().unwrap(), SCHEMA_VERSION);
+        let old = s.session(1).unwrap().unwrap();
+        assert_eq!(old.kind, "run");
+        assert!(s.runs(1).unwrap()[0].counters.is_empty());
+        let id = s
+            .begin_session(&SessionRecord {
+                kind: "count".into(),
+                ..Default::default()
+            })
+            .unwrap();
+        let counters: std::collections::BTreeMap<String, f64> =
+            [("page-faults".into(), 1234.0), ("task-clock".into(), 0.25)].into();
+        for seq in 0..2 {
+            s.insert_run(&RunRecord {
+                session_id: id,
+                seq,
+                status: "ok".into(),
+                counters: counters.clone(),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        assert_eq!(s.session(id).unwrap().unwrap().kind, "count");
+        let back = s.runs(id).unwrap();
+        assert_eq!(back.len(), 2);
+        assert!(back.iter().all(|r| r.counters == counters));
+        // A new session without a kind is a run.
+        let plain = s.begin_session(&SessionRecord::default()).unwrap();
+        assert_eq!(s.session(plain).unwrap().unwrap().kind, "run");
     }
 
     #[test]

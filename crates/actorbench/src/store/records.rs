@@ -69,6 +69,9 @@ pub struct SessionRecord {
     /// The runtime knobs found in the harness's environment, `K=V` words (see
     /// [`crate::knobs`]); with `env_mode` `clean` none of them reached a run.
     pub env_knobs: String,
+    /// What made it (schema 6): `run` (a measuring session), or `count` (instruction
+    /// counts under callgrind, [`crate::count`]). Empty means `run` when inserted.
+    pub kind: String,
 }
 
 /// An implementation as a session saw it.
@@ -171,6 +174,9 @@ pub struct RunRecord {
     pub stderr_tail: String,
     /// What went wrong, in words (failures only).
     pub detail: String,
+    /// Event counts over its process tree, by name (table `run_counter`, schema 6): see
+    /// [`crate::counters`]; a `count` session's runs hold `callgrind-ir`.
+    pub counters: std::collections::BTreeMap<String, f64>,
 }
 
 impl RunRecord {
