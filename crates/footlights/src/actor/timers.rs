@@ -18,12 +18,20 @@
 //!   is free; `docs/performance.md` has the lateness measured under load. Two timers'
 //!   messages come in no promised order, even with the same deadline.
 //!
+//! * A timer's action runs user code on the timer thread: the message maker of
+//!   [`Addr::send_interval`], and the `Drop` of a message or continuation a stopped actor
+//!   refused. A panic there is caught and reported through the system's panic hook
+//!   ([`crate::Builder::on_panic`], during `"a timer"`, naming the timer's actor), and
+//!   that timer ends; the actor is not stopped (its handler did not panic) and every
+//!   other timer goes on.
+//!
 //! The ask timeout ([`Context::then_timeout`]) races the reply against a one-shot timer
 //! under a small lock: whichever comes first takes the continuation and delivers it, and
 //! a reply that comes first cancels the timer, so a timeout that was not needed is gone
 //! from the wheel at once.
 
 use std::fmt;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,6 +77,18 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
+/// Runs the user code of a timer of the actor of `to`: `None` if it panicked, which is
+/// reported as a panic of that actor during `"a timer"` (module documentation).
+fn guarded<A: Actor, T>(to: &Addr<A>, action: impl FnOnce() -> T) -> Option<T> {
+    match panic::catch_unwind(AssertUnwindSafe(action)) {
+        Ok(out) => Some(out),
+        Err(payload) => {
+            to.node().cell().report_panic(&*payload, "a timer");
+            None
+        }
+    }
+}
+
 impl<A: Actor> Addr<A> {
     /// The timer service of the actor's system.
     fn timers(&self) -> &TimerService {
@@ -107,7 +127,7 @@ impl<A: Actor> Addr<A> {
             delay,
             Box::new(move || {
                 // A stopped actor's message is dropped (module documentation).
-                let _ = to.send(msg);
+                guarded(&to, || drop(to.send(msg)));
             }),
         ))
     }
@@ -150,10 +170,10 @@ impl<A: Actor> Addr<A> {
         mut make: impl FnMut() -> A::Msg + Send + 'static,
     ) -> TimerHandle {
         let to = self.clone();
-        TimerHandle::new(
-            self.timers()
-                .every(period, Box::new(move || to.send(make()).is_ok())),
-        )
+        TimerHandle::new(self.timers().every(
+            period,
+            Box::new(move || guarded(&to, || to.send(make()).is_ok()).unwrap_or(false)),
+        ))
     }
 
     /// Delivers a continuation to the actor after `delay`; see [`Context::run_later`].
@@ -162,7 +182,7 @@ impl<A: Actor> Addr<A> {
         TimerHandle::new(self.timers().once(
             delay,
             Box::new(move || {
-                let _ = to.call(call);
+                guarded(&to, || drop(to.call(call)));
             }),
         ))
     }
@@ -321,7 +341,7 @@ impl<A: Actor> Context<'_, A> {
                 let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                     (k.lock())(actor, ctx);
                 });
-                to.call(call).is_ok()
+                guarded(&to, || to.call(call).is_ok()).unwrap_or(false)
             }),
         ))
     }
@@ -389,7 +409,7 @@ impl<A: Actor> Context<'_, A> {
                     let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                         k(actor, ctx, Err(AskError::TimedOut));
                     });
-                    let _ = me.call(call);
+                    guarded(&me, || drop(me.call(call)));
                 }
             }
         };

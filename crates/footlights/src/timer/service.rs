@@ -12,7 +12,8 @@
 //!
 //! Firing a timer runs its action on this thread, outside the lock: an actor's timer
 //! sends its message through the actor's address, as any thread outside the runtime
-//! would (it joins the shared injector and wakes a worker if one is parked). The wheel's
+//! would (it joins the shared injector and wakes a worker if one is parked). An action
+//! that panics ends its own timer (a periodic one is not put back) and no other. The wheel's
 //! lock is held only to insert, cancel, and hand out what is due.
 //!
 //! # Why a thread of its own
@@ -53,6 +54,7 @@
 //! deadlines in nanoseconds, one period apart, so its rate does not drift with the
 //! rounding; a firing missed by more than a period is skipped, not made up in a burst.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -247,7 +249,8 @@ impl TimerService {
         drop(old);
         if let Some(thread) = self.thread.lock().take() {
             if thread.thread().id() != std::thread::current().id() {
-                // The thread catches nothing: actions are sends, which do not panic.
+                // The thread never panics: the actions catch their own panics, and
+                // `fire` catches any that escapes.
                 let _ = thread.join();
             }
         }
@@ -311,11 +314,16 @@ impl Inner {
         let mut again = Vec::new();
         MutexGuard::unlocked(state, || {
             for f in firing.drain(..) {
+                // An action catches and reports the panics of the user code it runs
+                // (`crate::actor::timers`); one that escapes all the same ends that timer
+                // and no other: the thread serves every timer of the system.
                 match f {
-                    Firing::Once(action) => action(),
+                    Firing::Once(action) => {
+                        let _ = panic::catch_unwind(AssertUnwindSafe(action));
+                    }
                     Firing::Every(key, mut action) => {
-                        let go_on = action();
-                        again.push((key, action, go_on));
+                        let go_on = panic::catch_unwind(AssertUnwindSafe(&mut action));
+                        again.push((key, action, go_on.unwrap_or(false)));
                     }
                 }
             }
