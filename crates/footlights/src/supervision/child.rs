@@ -58,7 +58,7 @@ impl Restart {
 pub(crate) type Factory<A> = Arc<Mutex<dyn FnMut() -> A + Send>>;
 
 /// What a supervisor does with a child, whatever its type.
-pub(crate) trait Child: Send {
+pub(crate) trait Child: Send + Sync {
     /// Which actor it is.
     fn id(&self) -> ActorId;
     /// Links the supervisor with it.
@@ -116,7 +116,7 @@ impl Child for Sub {
     }
 
     fn restart(&self) {
-        self.group.restart_all(None);
+        super::group::restart_each(self.group.restart_all(None));
     }
 
     fn stop(&self) {

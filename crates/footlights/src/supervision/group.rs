@@ -6,7 +6,12 @@
 //!
 //! A child's restart runs on the worker of the child's failed turn and asks its group,
 //! under the group's lock, whether one more restart is allowed; the supervisor's own turns
-//! read and change the children under the same lock. Nothing runs user code under it.
+//! read and change the children under the same lock. Nothing runs user code under it,
+//! and nothing *restarts* a child under it either: the children to restart are copied
+//! out under the lock and told after it is released (and after the tree's lock below).
+//! Telling a child to restart queues a continuation in its mailbox, and under the inline
+//! policy that send may run the child's turn right there, on this thread; if that turn
+//! fails, its own restart asks this group (or this tree) again, and must find it free.
 //! Restarting children may restart a child supervisor's children, so a group's lock is
 //! sometimes held while a child group's is taken: always a parent's before its child's,
 //! never the other way. An escalation (see [`Group::restart`]) walks up the tree, so it
@@ -46,7 +51,8 @@ struct Parent {
 pub(crate) struct Entry {
     pub(crate) key: u64,
     pub(crate) policy: Restart,
-    pub(crate) child: Box<dyn Child>,
+    /// Shared, so that a restart can copy it out of the lock and tell it after.
+    pub(crate) child: Arc<dyn Child>,
 }
 
 struct State {
@@ -112,24 +118,31 @@ impl Group {
     /// (and stops when it hears its child stopped, see [`super::Keeper`]).
     pub(crate) fn restart(self: &Arc<Self>, key: u64, now: Instant) -> bool {
         if self.admit(now) {
-            self.restart_siblings(key);
+            restart_each(self.siblings(key));
             return true;
         }
-        self.escalate(key, now)
+        match self.escalate(key, now) {
+            Some(restarts) => {
+                // With no lock held (see the module documentation).
+                restart_each(restarts);
+                true
+            }
+            None => false,
+        }
     }
 
     /// [`Group::restart`]'s part when this supervisor's intensity refused the restart of
-    /// child `key`.
-    fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> bool {
+    /// child `key`: decides, under the tree's lock, and returns the children to restart
+    /// (the caller tells them once the lock is released), or `None` if nobody restarts.
+    fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> Option<Vec<Told>> {
         let _tree = self.tree.lock();
         if self.gave_up() {
             // An escalation found nobody to restart it: it is stopping.
-            return false;
+            return None;
         }
         // Another escalation may have restarted this supervisor meanwhile.
         if self.admit(now) {
-            self.restart_siblings(key);
-            return true;
+            return Some(self.siblings(key));
         }
         // Each group that failed, with the key of its child on the way up.
         let mut failed: Vec<(Arc<Group>, u64)> = vec![(Arc::clone(self), key)];
@@ -143,17 +156,18 @@ impl Group {
                 for (group, _) in &failed {
                     group.give_up();
                 }
-                return false;
+                return None;
             };
             if parent.admit(now) {
                 // The parent restarts the supervisor at `at` (and every supervisor on
                 // the way down to this one, each with a fresh window), then the siblings
                 // its strategy names. The child `key` itself restarts in place.
+                let mut restarts = Vec::new();
                 for (group, but) in failed.iter().rev() {
-                    group.restart_all(Some(*but));
+                    restarts.extend(group.restart_all(Some(*but)));
                 }
-                parent.restart_siblings(at);
-                return true;
+                restarts.extend(parent.siblings(at));
+                return Some(restarts);
             }
             failed.push((parent, at));
         }
@@ -195,13 +209,14 @@ impl Group {
         drop(gone);
     }
 
-    /// Restarts, in the order they were added, the siblings of child `key` that the
-    /// strategy names (see [`Strategy`]).
-    fn restart_siblings(&self, key: u64) {
+    /// The siblings of child `key` that the strategy names (see [`Strategy`]), in the
+    /// order they were added: the caller restarts them ([`restart_each`]).
+    fn siblings(&self, key: u64) -> Vec<Told> {
         let state = self.state.lock();
         let Some(at) = state.children.iter().position(|e| e.key == key) else {
-            return;
+            return Vec::new();
         };
+        let mut told = Vec::new();
         for (i, entry) in state.children.iter().enumerate() {
             let named = match self.strategy {
                 Strategy::OneForOne => false,
@@ -209,23 +224,29 @@ impl Group {
                 Strategy::RestForOne => i > at,
             };
             if named && i != at {
-                restart_one(entry);
+                told.push(Told::of(entry));
             }
         }
+        told
     }
 
-    /// Restarts this supervisor in place: a fresh window, and every child restarted in the
-    /// order they were added, but the child `but` (restarted by the caller). A supervisor
-    /// that gave up is stopping: left alone.
-    pub(crate) fn restart_all(&self, but: Option<u64>) {
+    /// Restarts this supervisor in place: a fresh window, and every child to restart in
+    /// the order they were added (returned: the caller restarts them, [`restart_each`]),
+    /// but the child `but` (restarted by the caller). A supervisor that gave up is
+    /// stopping: left alone.
+    #[must_use]
+    pub(crate) fn restart_all(&self, but: Option<u64>) -> Vec<Told> {
         let mut state = self.state.lock();
         if state.gave_up {
-            return;
+            return Vec::new();
         }
         state.window = Window::default();
-        for entry in state.children.iter().filter(|e| Some(e.key) != but) {
-            restart_one(entry);
-        }
+        state
+            .children
+            .iter()
+            .filter(|e| Some(e.key) != but)
+            .map(Told::of)
+            .collect()
     }
 
     /// Takes every child out, the last added first.
@@ -244,13 +265,30 @@ impl Group {
     }
 }
 
-/// Restarts a child as a sibling of one that restarts; a temporary one is never
+/// A child to restart as a sibling of one that restarts, copied out of its group's lock.
+pub(crate) struct Told {
+    policy: Restart,
+    child: Arc<dyn Child>,
+}
+
+impl Told {
+    fn of(entry: &Entry) -> Told {
+        Told {
+            policy: entry.policy,
+            child: Arc::clone(&entry.child),
+        }
+    }
+}
+
+/// Restarts each child, in order, with no group lock held; a temporary one is never
 /// restarted, so it stops for good (as Erlang/OTP terminates it).
-fn restart_one(entry: &Entry) {
-    if entry.policy == Restart::Temporary {
-        entry.child.stop();
-    } else {
-        entry.child.restart();
+pub(crate) fn restart_each(children: Vec<Told>) {
+    for told in children {
+        if told.policy == Restart::Temporary {
+            told.child.stop();
+        } else {
+            told.child.restart();
+        }
     }
 }
 
@@ -277,7 +315,7 @@ mod tests {
 
     fn add(group: &Group, key: u64) -> Arc<AtomicUsize> {
         let restarts = Arc::new(AtomicUsize::new(0));
-        let child = Box::new(Counted(Arc::clone(&restarts)));
+        let child = Arc::new(Counted(Arc::clone(&restarts)));
         group.add(|| {
             let policy = Restart::Permanent;
             (Entry { key, policy, child }, ())
@@ -314,7 +352,7 @@ mod tests {
         );
         // Child 11's escalation finds inner restarted, with a fresh window: no second
         // restart of inner at mid.
-        assert!(inner.escalate(11, now));
+        assert!(inner.escalate(11, now).is_some());
         assert!(mid.admit(now), "mid counted one restart of its two");
         assert!(!mid.admit(now));
         assert!(!mid.gave_up() && !inner.gave_up());
