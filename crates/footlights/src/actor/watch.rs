@@ -61,7 +61,8 @@ impl<A: Actor> Addr<A> {
 
     /// A reply that arrives when the actor stops, saying why (at once if it has stopped
     /// already): wait on it, `.await` it, or continue on it with [`Context::then`]. Each
-    /// call adds a watcher to the actor, kept until it stops.
+    /// call adds a watcher to the actor, kept until it stops. It arrives when a shutdown
+    /// stops the actor too, saying [`ExitReason::Stopped`].
     ///
     /// ```
     /// use footlights::{Actor, Context, ExitReason, System};
@@ -88,7 +89,7 @@ impl<A: Actor> Addr<A> {
         let tie = Tie {
             id: ties::next_id(),
             peer: actor,
-            kind: Kind::Monitor,
+            kind: Kind::Reply,
             notify: Box::new(move |reason: &ExitReason| {
                 let _ = reply_to.send(Down {
                     actor,

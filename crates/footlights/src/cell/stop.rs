@@ -159,10 +159,12 @@ impl<B: Behaviour> ActorCell<B> {
         for undo in undos {
             undo();
         }
-        if self.env.closing() {
-            return;
-        }
+        let closing = self.env.closing();
         for tie in watchers {
+            if closing && tie.kind != super::ties::Kind::Reply {
+                // Every watching actor is stopping too (module documentation).
+                continue;
+            }
             // A monitor's conversion into a message is the watcher's code.
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (tie.notify)(&reason))) {
                 self.report_panic(&*payload, "a monitor's message");

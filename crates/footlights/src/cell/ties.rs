@@ -26,8 +26,9 @@
 //!
 //! The stop marks the actor stopped in its lifecycle word, then looks for its ties; under
 //! their lock it takes every tie and undo out and notes the reason for good (`gone`), and
-//! then, with no lock held, runs the undos and tells the watchers (not while the system is
-//! shutting down: every watcher is stopping too). A watcher registers under the same lock,
+//! then, with no lock held, runs the undos and tells the watchers (while the system is
+//! shutting down, only the replies of [`crate::Addr::when_stopped`]: every watching actor
+//! is stopping too). A shutdown's kill is told as [`ExitReason::Stopped`]. A watcher registers under the same lock,
 //! after making sure the box exists: if the reason is noted already, or the lifecycle word
 //! says the actor has stopped, it is told at once instead of added. The stop's write of
 //! the word then read of the box pointer, against the watcher's write of the pointer then
@@ -41,7 +42,7 @@ use parking_lot::Mutex;
 
 use super::exit::{ActorId, Down, Exit, ExitReason};
 use super::extras::Extras;
-use super::{ActorCell, Behaviour};
+use super::{ActorCell, Behaviour, Env};
 
 /// Tells a watcher that the actor stopped, and why.
 pub(crate) type Notify = Box<dyn FnOnce(&ExitReason) + Send>;
@@ -67,6 +68,9 @@ pub(crate) fn next_id() -> u64 {
 pub(crate) enum Kind {
     Monitor,
     Link,
+    /// A reply to complete ([`crate::Addr::when_stopped`]): no actor is told, so it is
+    /// told during a shutdown too.
+    Reply,
 }
 
 /// Someone to tell when the actor stops.
@@ -102,12 +106,17 @@ struct Inner<M, S> {
 }
 
 impl<M, S> Inner<M, S> {
-    /// The reason an actor that stopped with `exit` reports.
-    fn reason(&self, exit: Exit) -> ExitReason {
+    /// The reason an actor that stopped with `exit` reports; `closing`: its system is
+    /// shutting down, whose kill is a stop ([`ExitReason::Stopped`]) for its watchers.
+    fn reason(&self, exit: Exit, closing: bool) -> ExitReason {
         match exit {
             Exit::Normal => ExitReason::Normal,
             Exit::Stopped => ExitReason::Stopped,
-            Exit::Killed => self.killed_for.clone().unwrap_or(ExitReason::Killed),
+            Exit::Killed => self.killed_for.clone().unwrap_or(if closing {
+                ExitReason::Stopped
+            } else {
+                ExitReason::Killed
+            }),
             Exit::Panicked => ExitReason::Panicked(self.panic.clone().unwrap_or_else(|| "".into())),
         }
     }
@@ -151,7 +160,7 @@ impl<B: Behaviour> ActorCell<B> {
             return Err((tie, reason.clone()));
         }
         if let Some(exit) = self.life.stopped() {
-            return Err((tie, inner.reason(exit)));
+            return Err((tie, inner.reason(exit, self.env.closing())));
         }
         inner.watchers.push(tie);
         Ok(())
@@ -241,7 +250,7 @@ impl<B: Behaviour> ActorCell<B> {
     pub(crate) fn take_restart(&self, exit: Exit) -> Option<(Restart<B>, ExitReason)> {
         let mut inner = self.ties_if_any()?.inner.lock();
         let restart = inner.restart.take()?;
-        let reason = inner.reason(exit);
+        let reason = inner.reason(exit, false);
         Some((restart, reason))
     }
 
@@ -259,7 +268,7 @@ impl<B: Behaviour> ActorCell<B> {
     /// `None` if the actor has no ties.
     pub(crate) fn untie_all(&self, exit: Exit) -> Option<(ExitReason, Vec<Tie>, Vec<Undo>)> {
         let mut inner = self.ties_if_any()?.inner.lock();
-        let reason = inner.reason(exit);
+        let reason = inner.reason(exit, self.env.closing());
         inner.gone = Some(reason.clone());
         inner.trap = None;
         let watchers = std::mem::take(&mut inner.watchers);
