@@ -350,8 +350,9 @@ impl<A: Actor> Context<'_, A> {
     /// first, without blocking this worker: `k` runs later as a turn of this actor, with
     /// its state, and gets the value, [`AskError::TimedOut`], or [`AskError::Canceled`]
     /// (the replier dropped the request). A reply that comes after the timeout is
-    /// dropped; a reply that comes first cancels the timer. The pending reply and timer
-    /// keep the actor alive, like [`Context::then`].
+    /// dropped; a reply that comes first cancels the timer. Until one of them comes, the
+    /// pending reply and timer keep the actor alive, like [`Context::then`]; after the
+    /// timeout, a reply still pending does not.
     ///
     /// ```
     /// use footlights::{Actor, AskError, Context, Reply, ReplyTo, System};
@@ -389,23 +390,23 @@ impl<A: Actor> Context<'_, A> {
         timeout: Duration,
         k: impl FnOnce(&mut A, &mut Context<'_, A>, Result<R, AskError>) + Send + 'static,
     ) {
-        /// The continuation, until the reply or the timer takes it; and the timer, for the
-        /// reply to cancel.
-        struct Race<K> {
-            k: Option<K>,
+        /// The continuation and an address of this actor, until the reply or the timer
+        /// takes them; and the timer, for the reply to cancel. Once one side has taken
+        /// them, the other holds nothing of the actor: a reply still pending after the
+        /// timeout does not keep the actor alive.
+        struct Race<A: Actor, K> {
+            k: Option<(K, Addr<A>)>,
             timer: Option<TimerHandle>,
         }
         let race = Arc::new(Mutex::new(Race {
-            k: Some(k),
+            k: Some((k, self.addr())),
             timer: None,
         }));
-        let me = self.addr();
         let on_timeout = {
             let race = Arc::clone(&race);
-            let me = me.clone();
             move || {
                 let k = race.lock().k.take();
-                if let Some(k) = k {
+                if let Some((k, me)) = k {
                     let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                         k(actor, ctx, Err(AskError::TimedOut));
                     });
@@ -413,7 +414,7 @@ impl<A: Actor> Context<'_, A> {
                 }
             }
         };
-        let timer = TimerHandle::new(me.timers().once(timeout, Box::new(on_timeout)));
+        let timer = TimerHandle::new(self.addr().timers().once(timeout, Box::new(on_timeout)));
         race.lock().timer = Some(timer);
         reply.on_complete(Box::new(move |outcome| {
             let (k, timer) = {
@@ -423,7 +424,7 @@ impl<A: Actor> Context<'_, A> {
             if let Some(timer) = timer {
                 timer.cancel();
             }
-            if let Some(k) = k {
+            if let Some((k, me)) = k {
                 let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                     k(actor, ctx, outcome.map_err(AskError::from));
                 });
