@@ -190,7 +190,7 @@
 //!
 //! | layer | knows | what it is |
 //! |---|---|---|
-//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
+//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics and locks swapped for loom's or shuttle's in model checks; a cheap random generator; per-worker counters; reply slots |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
 //! | [`timer`] | nothing | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered on an actor's first turn without a locked instruction, left at stop |

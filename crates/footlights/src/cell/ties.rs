@@ -38,11 +38,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use parking_lot::Mutex;
-
 use super::exit::{ActorId, Down, Exit, ExitReason};
 use super::extras::Extras;
 use super::{ActorCell, Behaviour, Env};
+use crate::sync::Mutex;
 
 /// Tells a watcher that the actor stopped, and why.
 pub(crate) type Notify = Box<dyn FnOnce(&ExitReason) + Send>;
@@ -277,5 +276,87 @@ impl<B: Behaviour> ActorCell<B> {
             .map(|(_, undo)| undo)
             .collect();
         Some((reason, watchers, undos))
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use crate::cell::lifecycle::Life;
+    use shuttle::sync::atomic::{AtomicBool, AtomicUsize};
+    use shuttle::thread;
+
+    /// A watcher's side of [`ActorCell::watch`], on the real lifecycle word and ties, with
+    /// `made` standing in for the pointer to the box they live in: makes the box, then
+    /// registers under the lock unless the actor is gone or stopped (then tells at once).
+    fn watch(made: &AtomicBool, life: &Life, ties: &Ties<(), ()>, tie: Tie) {
+        made.store(true, Ordering::SeqCst);
+        let mut inner = ties.inner.lock();
+        if let Some(reason) = inner.gone.clone() {
+            drop(inner);
+            (tie.notify)(&reason);
+            return;
+        }
+        if let Some(exit) = life.stopped() {
+            let reason = inner.reason(exit, false);
+            drop(inner);
+            (tie.notify)(&reason);
+            return;
+        }
+        inner.watchers.push(tie);
+    }
+
+    /// Two watchers register while the actor stops (the stop marks the word, then looks
+    /// for the box, as the cell's stop does): each is told exactly once.
+    #[test]
+    fn a_watcher_racing_the_stop_is_told_once() {
+        crate::sync::explore("a_watcher_racing_the_stop_is_told_once", || {
+            let made = Arc::new(AtomicBool::new(false));
+            let life = Arc::new(Life::new(false));
+            let ties = Arc::new(Ties::<(), ()>::new());
+            let told = Arc::new(AtomicUsize::new(0));
+            let watchers: Vec<_> = (0..2)
+                .map(|i| {
+                    let (made, life, ties, told) = (
+                        Arc::clone(&made),
+                        Arc::clone(&life),
+                        Arc::clone(&ties),
+                        Arc::clone(&told),
+                    );
+                    thread::spawn(move || {
+                        let tie = Tie {
+                            id: i,
+                            peer: ActorId(0),
+                            kind: Kind::Monitor,
+                            notify: Box::new(move |_| {
+                                told.fetch_add(1, Ordering::SeqCst);
+                            }),
+                        };
+                        watch(&made, &life, &ties, tie);
+                    })
+                })
+                .collect();
+            life.stop(Exit::Stopped);
+            if made.load(Ordering::SeqCst) {
+                let watchers = {
+                    let mut inner = ties.inner.lock();
+                    inner.gone = Some(inner.reason(Exit::Stopped, false));
+                    std::mem::take(&mut inner.watchers)
+                };
+                for tie in watchers {
+                    (tie.notify)(&ExitReason::Stopped);
+                }
+            }
+            for w in watchers {
+                w.join().unwrap();
+            }
+            assert_eq!(
+                told.load(Ordering::SeqCst),
+                2,
+                "each watcher told exactly once"
+            );
+        });
     }
 }

@@ -500,3 +500,71 @@ mod loom_models {
         });
     }
 }
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::AtomicBool as Flag;
+    use shuttle::thread;
+    use std::sync::Arc;
+    use std::task::Wake;
+
+    struct Woken(Flag);
+
+    impl Wake for Woken {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// A sender that gives up (a dropped `send_async`) and one that waits race the turn
+    /// draining a full mailbox: the one that waits is woken or sees the room itself, and
+    /// the one that gave up leaves no waker behind.
+    #[test]
+    fn a_sender_giving_up_leaves_nothing_and_a_waiting_one_is_woken() {
+        crate::sync::explore(
+            "a_sender_giving_up_leaves_nothing_and_a_waiting_one_is_woken",
+            || {
+                let c = Arc::new(Capacity::new(2));
+                assert!(c.try_acquire() && c.try_acquire());
+                let quitter = {
+                    let c = Arc::clone(&c);
+                    thread::spawn(move || {
+                        let woken = Arc::new(Woken(Flag::new(false)));
+                        let key = waiter_key();
+                        let _ = c.wait_as(key, &Waker::from(Arc::clone(&woken)), Until::Room);
+                        c.forget(key);
+                        woken
+                    })
+                };
+                let waiter = {
+                    let c = Arc::clone(&c);
+                    thread::spawn(move || {
+                        let woken = Arc::new(Woken(Flag::new(false)));
+                        let key = waiter_key();
+                        let waits = c.wait_as(key, &Waker::from(Arc::clone(&woken)), Until::Room);
+                        (waits, woken)
+                    })
+                };
+                c.release();
+                c.release();
+                let quitter = quitter.join().unwrap();
+                let (waits, woken) = waiter.join().unwrap();
+                // Every thread is done: a waker still counted is one the list kept.
+                assert_eq!(
+                    Arc::strong_count(&quitter),
+                    1,
+                    "the waker of a sender that gave up was kept"
+                );
+                if waits {
+                    assert!(
+                        woken.0.load(Ordering::SeqCst),
+                        "a waiting sender slept through"
+                    );
+                }
+            },
+        );
+    }
+}

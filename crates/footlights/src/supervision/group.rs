@@ -22,11 +22,10 @@
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use parking_lot::Mutex;
-
 use super::child::{Child, Restart};
 use super::strategy::{Intensity, Strategy, Window};
 use crate::cell::{ActorId, ExitReason};
+use crate::sync::Mutex;
 
 /// A supervisor's children and restart accounting; see the module documentation.
 pub(crate) struct Group {
@@ -366,5 +365,78 @@ mod tests {
         assert!(!inner.restart(10, now));
         assert!(inner.gave_up() && root.gave_up());
         assert!(!inner.restart(10, now), "and stays given up");
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::{AtomicUsize, Ordering};
+    use shuttle::thread;
+    use std::time::Duration;
+
+    /// A child that counts its restarts as a sibling.
+    struct Counted(Arc<AtomicUsize>);
+
+    impl Child for Counted {
+        fn id(&self) -> ActorId {
+            ActorId(Arc::as_ptr(&self.0) as usize)
+        }
+        fn link(&self, _: &crate::Context<'_, super::super::Keeper>) {}
+        fn restart(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+        fn stop(&self) {}
+    }
+
+    fn add(group: &Group, key: u64) -> Arc<AtomicUsize> {
+        let restarts = Arc::new(AtomicUsize::new(0));
+        let child = Arc::new(Counted(Arc::clone(&restarts)));
+        group.add(|| {
+            let policy = Restart::Permanent;
+            (Entry { key, policy, child }, ())
+        });
+        restarts
+    }
+
+    /// Three one-for-all children of a supervisor allowing one restart, under a root
+    /// allowing one, fail at once on three threads: the restarts and escalations take
+    /// the tree's and the groups' locks in the documented order (no deadlock, which
+    /// shuttle reports), and the outcome is consistent: a failure refused means both
+    /// levels gave up (the inner allows one, the root one restart of the inner with a
+    /// fresh window, which allows one more: three in all).
+    #[test]
+    fn failures_at_once_escalate_without_deadlock() {
+        crate::sync::explore("failures_at_once_escalate_without_deadlock", || {
+            let hour = Duration::from_secs(3600);
+            let root = Arc::new(Group::root(Strategy::OneForOne, Intensity::new(1, hour)));
+            let inner = Arc::new(Group::child_of(
+                &root,
+                1,
+                Restart::Permanent,
+                Strategy::OneForAll,
+                Intensity::new(1, hour),
+            ));
+            let counts: Vec<_> = (10..13).map(|k| add(&inner, k)).collect();
+            let now = std::time::Instant::now();
+            let failing: Vec<_> = (10..13)
+                .map(|k| {
+                    let inner = Arc::clone(&inner);
+                    thread::spawn(move || inner.restart(k, now))
+                })
+                .collect();
+            let allowed: Vec<bool> = failing.into_iter().map(|h| h.join().unwrap()).collect();
+            let n = allowed.iter().filter(|a| **a).count();
+            if n < 3 {
+                assert!(
+                    inner.gave_up() && root.gave_up(),
+                    "a refused failure gives up"
+                );
+            }
+            let restarted: usize = counts.iter().map(|c| c.load(Ordering::SeqCst)).sum();
+            assert!(restarted >= 2 * n, "each restart restarts the siblings");
+        });
     }
 }
