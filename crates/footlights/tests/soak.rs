@@ -14,7 +14,8 @@
 //!
 //! The invariants: per sender and receiver, FIFO and nothing handled twice; every token
 //! handled, returned to its sender, lost with a panicking handler or dropped (and the
-//! runtime's dead letters cover the sent tokens it dropped); every ask resolved (answer,
+//! runtime's dead letters cover the sent tokens it dropped, and only actors that stopped
+//! for good dropped any: a restart keeps every queued message); every ask resolved (answer,
 //! `Canceled`, timeout, or dropped with its stopped asker, as the docs allow); the driver's
 //! own asks resolve within a minute; shutdown completes with no live actor; resident
 //! memory grows by less than a GiB; and no wait of the driver lasts a minute (a hang).

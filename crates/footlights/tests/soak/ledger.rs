@@ -44,6 +44,10 @@ pub struct Ledger {
     pub stops: AtomicU64,
     pub kills: AtomicU64,
     pub moves: AtomicU64,
+    /// The receivers of directly sent tokens the runtime dropped: each must have
+    /// stopped for good (a restart keeps every queued message but the one whose handler
+    /// panicked, which the handler marks lost).
+    pub dropped_by: Mutex<std::collections::BTreeSet<u32>>,
     pub violations: Mutex<Vec<String>>,
 }
 
@@ -63,6 +67,7 @@ impl Ledger {
             c.store(0, Ordering::SeqCst);
         }
         self.violations.lock().unwrap().clear();
+        self.dropped_by.lock().unwrap().clear();
     }
 
     fn counters(&self) -> [&AtomicU64; 16] {
@@ -189,6 +194,8 @@ impl Ledger {
 pub struct Token {
     /// Who sent it (a node's index, or the driver's, which comes after the nodes).
     pub from: u32,
+    /// Whom it was sent to.
+    pub to: u32,
     /// Its place among the direct sends from `from` to its receiver (0: not checked).
     pub seq: u64,
     /// How many more nodes it visits.
@@ -200,10 +207,11 @@ pub struct Token {
 
 impl Token {
     /// A new token (counted as made).
-    pub fn new(from: u32, seq: u64, hops: u32, via: Via) -> Token {
+    pub fn new(from: u32, to: u32, seq: u64, hops: u32, via: Via) -> Token {
         bump(&LEDGER.created);
         Token {
             from,
+            to,
             seq,
             hops,
             via,
@@ -233,6 +241,9 @@ impl Token {
 impl Drop for Token {
     fn drop(&mut self) {
         if !self.ended {
+            if self.via == Via::Direct {
+                LEDGER.dropped_by.lock().unwrap().insert(self.to);
+            }
             bump(match self.via {
                 Via::Direct => &LEDGER.dropped_direct,
                 Via::Timer => &LEDGER.dropped_timer,

@@ -166,7 +166,7 @@ impl Node {
             out[j] += 1;
             out[j]
         };
-        let token = Token::new(self.index as u32, seq, hops, Via::Direct);
+        let token = Token::new(self.index as u32, j as u32, seq, hops, Via::Direct);
         if let Err(e) = ctx.send(&to, Msg::Token(token)) {
             if let Msg::Token(t) = e.into_inner() {
                 t.returned();
@@ -179,11 +179,11 @@ impl Node {
         let j = self.targets[self.rng.random_range(0..self.targets.len())];
         if self.roll(self.plan.timer_ppm) {
             if let Some(to) = self.addr_of(j) {
-                let token = Token::new(self.index as u32, 0, hops, Via::Timer);
+                let token = Token::new(self.index as u32, j as u32, 0, hops, Via::Timer);
                 to.send_after(Duration::from_millis(1), Msg::Token(token));
             }
         } else if self.roll(self.plan.future_ppm) {
-            let token = Token::new(self.index as u32, 0, hops, Via::Future);
+            let token = Token::new(self.index as u32, j as u32, 0, hops, Via::Future);
             ctx.run_future(
                 async move { token },
                 move |me: &mut Node, ctx, token: Token| {

@@ -120,7 +120,7 @@ pub fn run(plan: Plan) -> Outcome {
         inject(
             &executor,
             &addrs[j],
-            Token::new(driver, out[j], plan.hops, Via::Direct),
+            Token::new(driver, j as u32, out[j], plan.hops, Via::Direct),
             &mut rng,
         );
         if k % plan.fault_every == plan.fault_every - 1 {
@@ -145,6 +145,15 @@ pub fn run(plan: Plan) -> Outcome {
         }
         LEDGER.check_balanced("after the traffic, before the shutdown");
         LEDGER.check_dead_letters(system.metrics().dead_letters);
+        let dropped_by = LEDGER.dropped_by.lock().unwrap().clone();
+        for j in dropped_by {
+            if !addrs[j as usize].is_stopped() {
+                LEDGER.violation(format!(
+                    "node {j} dropped a token sent to it and is still running: a restart \
+                     lost a queued message"
+                ));
+            }
+        }
     }
     let messages = system.metrics().messages_handled();
     let report = system.shutdown();
