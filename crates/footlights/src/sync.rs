@@ -7,8 +7,8 @@
 //! collection (the cell's `addresses` module), the home word's stop-versus-move
 //! protocol (the scheduler's `home` module), the parked and searching workers' counts
 //! that decide whether a waker wakes anybody (the scheduler's `park` module), an actor's
-//! ties (the cell's `ties` module), a supervisor's group (`crate::supervision`) and the
-//! reply slot ([`crate::reply`]). Under loom every atomic access and every access to the
+//! ties (the cell's `ties` module), a supervisor's group (`crate::supervision`), the
+//! reply slot ([`crate::reply`]) and the timer service's wheel ([`crate::timer`]). Under loom every atomic access and every access to the
 //! consumer-owned cell becomes a point where loom can interleave threads, which is what
 //! lets `RUSTFLAGS="--cfg loom" cargo test` explore every schedule of a push racing a pop
 //! and a mark-idle.

@@ -54,6 +54,9 @@
 //! deadlines in nanoseconds, one period apart, so its rate does not drift with the
 //! rounding; a firing missed by more than a period is skipped, not made up in a burst.
 
+// The models fire by hand, and only their tests do: the thread's parts go unused there.
+#![cfg_attr(any(loom, shuttle), allow(dead_code))]
+
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
