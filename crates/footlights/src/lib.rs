@@ -139,7 +139,7 @@
 //! | layer | knows | what it is |
 //! |---|---|---|
 //! | `trace` | nothing | the runtime's events for the `tracing` feature (spawn, stop, restart, panic, supervision, dead letters, timers); empty without it |
-//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics swapped for loom's in model checks; a cheap random generator; per-worker counters; reply slots |
+//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics and locks swapped for loom's or shuttle's in model checks; a cheap random generator; per-worker counters; reply slots |
 //! | `counted` | nothing | counted references to an `Arc` whose counts a worker takes and gives back in bulk (the system's shared state, held by every cell) |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
 //! | [`timer`] | `trace` | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |

@@ -808,3 +808,63 @@ mod loom_models {
         });
     }
 }
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::AtomicUsize;
+    use shuttle::thread;
+    use std::sync::Arc;
+
+    /// Three producers of three messages each race a consumer that takes a few, then
+    /// stops and closes: every message is handled, dropped by the close, or given back to
+    /// its producer, exactly once (bigger than the loom model can explore).
+    #[test]
+    fn pushes_racing_a_close_end_exactly_once() {
+        crate::sync::explore("pushes_racing_a_close_end_exactly_once", || {
+            let m = Arc::new(Mailbox::new());
+            // SAFETY: final address inside the Arc, not shared yet.
+            unsafe { m.init(false) };
+            let dead = Arc::new(AtomicUsize::new(0));
+            let producers: Vec<_> = (0..3)
+                .map(|p| {
+                    let (m, dead) = (Arc::clone(&m), Arc::clone(&dead));
+                    thread::spawn(move || {
+                        let mut back = 0;
+                        for i in 0..3 {
+                            if m.push(p * 10 + i) == Push::Closed {
+                                // SAFETY: this push found the mailbox closed: we are its
+                                // consumer for the take-back.
+                                let _own = unsafe {
+                                    m.take_back(|_| {
+                                        dead.fetch_add(1, Ordering::Relaxed);
+                                    })
+                                };
+                                back += 1;
+                            }
+                        }
+                        back
+                    })
+                })
+                .collect();
+            let mut handled = 0;
+            // SAFETY: this thread is the consumer until it closes the mailbox.
+            for _ in 0..4 {
+                if unsafe { m.pop() }.is_some() {
+                    handled += 1;
+                }
+            }
+            // SAFETY: as above; closing gives the consumer role up.
+            unsafe {
+                m.close(|_| {
+                    dead.fetch_add(1, Ordering::Relaxed);
+                })
+            };
+            let back: usize = producers.into_iter().map(|h| h.join().unwrap()).sum();
+            let dead = dead.load(Ordering::Relaxed);
+            assert_eq!(handled + dead + back, 9, "every message ends exactly once");
+        });
+    }
+}

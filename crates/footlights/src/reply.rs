@@ -25,7 +25,10 @@ use std::sync::Arc;
 use std::task::{Poll, Waker};
 use std::time::Duration;
 
-use parking_lot::{Condvar, Mutex};
+#[cfg(not(any(loom, shuttle)))]
+use parking_lot::Condvar;
+
+use crate::sync::Mutex;
 
 type Continuation<T> = Box<dyn FnOnce(Result<T, Canceled>) + Send>;
 
@@ -41,6 +44,8 @@ enum State<T> {
 
 struct Slot<T> {
     state: Mutex<State<T>>,
+    /// Wakes a thread blocked in [`Reply::wait`] (the models poll instead).
+    #[cfg(not(any(loom, shuttle)))]
     ready: Condvar,
 }
 
@@ -88,6 +93,7 @@ impl std::error::Error for Canceled {}
 pub fn pair<T>() -> (ReplyTo<T>, Reply<T>) {
     let slot = Arc::new(Slot {
         state: Mutex::new(State::Pending),
+        #[cfg(not(any(loom, shuttle)))]
         ready: Condvar::new(),
     });
     (
@@ -104,6 +110,7 @@ impl<T> Slot<T> {
         match std::mem::replace(&mut *state, State::Done) {
             State::Pending => {
                 *state = ready_state(outcome);
+                #[cfg(not(any(loom, shuttle)))]
                 self.ready.notify_all();
             }
             State::Waiting(waker) => {
@@ -189,8 +196,9 @@ impl<T> Reply<T> {
         self.wait_until(Some(std::time::Instant::now() + timeout))
     }
 
+    #[cfg(not(any(loom, shuttle)))]
     fn wait_until(self, deadline: Option<std::time::Instant>) -> Option<Result<T, Canceled>> {
-        let mut state = self.slot.state.lock();
+        let mut state = self.slot.state.raw().lock();
         loop {
             match std::mem::replace(&mut *state, State::Done) {
                 State::Ready(v) => return Some(Ok(v)),
@@ -212,6 +220,26 @@ impl<T> Reply<T> {
                     }
                 }
             }
+        }
+    }
+
+    /// The models' wait: polls the slot, letting the checker run the other threads in
+    /// between (a deadline is one more look).
+    #[cfg(any(loom, shuttle))]
+    fn wait_until(self, deadline: Option<std::time::Instant>) -> Option<Result<T, Canceled>> {
+        loop {
+            {
+                let mut state = self.slot.state.lock();
+                match std::mem::replace(&mut *state, State::Done) {
+                    State::Ready(v) => return Some(Ok(v)),
+                    State::Canceled => return Some(Err(Canceled)),
+                    other => *state = other,
+                }
+            }
+            if deadline.is_some() {
+                return None;
+            }
+            crate::sync::yield_now();
         }
     }
 
@@ -259,5 +287,62 @@ impl<T> Future for Reply<T> {
             }
             State::Continue(_) | State::Done => Poll::Ready(Err(Canceled)),
         }
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::{AtomicUsize, Ordering};
+    use shuttle::thread;
+
+    /// The answer (or its cancel) races the asker continuing on the reply, waiting on it,
+    /// or dropping it: a continuation runs exactly once, a wait gets the outcome, and a
+    /// value the asker takes never comes back to the answerer too.
+    #[test]
+    fn an_answer_racing_the_asker_ends_once() {
+        crate::sync::explore("an_answer_racing_the_asker_ends_once", || {
+            for asker in 0..3 {
+                for answers in [true, false] {
+                    let (reply_to, reply) = pair::<u32>();
+                    let answerer = thread::spawn(move || {
+                        if answers {
+                            reply_to.send(7).err()
+                        } else {
+                            drop(reply_to);
+                            None
+                        }
+                    });
+                    let ran = Arc::new(AtomicUsize::new(0));
+                    let taken = match asker {
+                        0 => {
+                            let ran = Arc::clone(&ran);
+                            reply.on_complete(Box::new(move |outcome| {
+                                assert_eq!(outcome.is_ok(), answers);
+                                ran.fetch_add(1, Ordering::SeqCst);
+                            }));
+                            true
+                        }
+                        1 => {
+                            assert_eq!(reply.wait().is_ok(), answers);
+                            true
+                        }
+                        _ => {
+                            drop(reply);
+                            false
+                        }
+                    };
+                    let back = answerer.join().unwrap();
+                    if asker == 0 {
+                        assert_eq!(ran.load(Ordering::SeqCst), 1, "the continuation ran once");
+                    }
+                    if taken {
+                        assert!(back.is_none(), "a value taken by the asker came back too");
+                    }
+                }
+            }
+        });
     }
 }

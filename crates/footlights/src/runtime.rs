@@ -53,7 +53,18 @@ pub(crate) struct Shared {
 impl Env for Counted<Shared> {
     fn panicked(&self, report: &PanicReport) {
         crate::trace::panicked(report.actor, report.during, &report.message);
-        (self.on_panic)(report);
+        // The hook is user code, run on a worker (or the timer thread) in the middle of a
+        // stop: a panic of its own must not unwind through the runtime. It is dropped
+        // (there is nobody left to report it to but standard error, which may be gone).
+        let hook = std::panic::AssertUnwindSafe(|| (self.on_panic)(report));
+        if std::panic::catch_unwind(hook).is_err() {
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "footlights: the panic hook panicked reporting actor {}'s panic",
+                report.actor
+            );
+        }
     }
 
     fn dead_letters(&self, n: u64) {

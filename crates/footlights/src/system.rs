@@ -141,8 +141,10 @@ impl Builder {
         self
     }
 
-    /// Called when a handler panics (the actor is stopped). The default prints one line on
-    /// standard error.
+    /// Called when a handler panics (the actor is stopped), and for the other panics of
+    /// user code the runtime catches ([`PanicReport::during`] says where). The default
+    /// prints one line on standard error (and prints nothing if it cannot). A hook that
+    /// panics itself is caught: the report is lost, nothing else.
     pub fn on_panic(mut self, hook: impl Fn(&PanicReport) + Send + Sync + 'static) -> Self {
         self.on_panic = Some(Box::new(hook));
         self
@@ -222,9 +224,20 @@ impl Builder {
             mode,
             on_panic: self.on_panic.unwrap_or_else(|| {
                 Box::new(|r: &PanicReport| {
-                    eprintln!(
-                        "footlights: actor {} panicked in {}: {}; it was stopped",
-                        r.actor, r.during, r.message
+                    use std::io::Write as _;
+                    // Not `eprintln!`, which panics when standard error is a closed
+                    // pipe: a report that cannot be written is lost, quietly.
+                    let outcome = if r.during == "a timer" {
+                        "the timer was dropped"
+                    } else {
+                        "it was stopped"
+                    };
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "footlights: actor {} panicked in {}: {}; {outcome}",
+                        r.actor,
+                        r.during,
+                        r.message
                     );
                 })
             }),

@@ -58,7 +58,7 @@ impl<'a, A: Actor> Context<'a, A> {
     }
 
     /// This actor's node.
-    pub(super) fn node(&self) -> &Arc<Node<A>> {
+    pub(crate) fn node(&self) -> &Arc<Node<A>> {
         self.me
     }
 

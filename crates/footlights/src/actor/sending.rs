@@ -19,7 +19,7 @@ use std::task::{Context as TaskContext, Poll, Wake, Waker};
 
 use super::{Actor, Addr, SendError};
 use crate::cell::Refused;
-use crate::mailbox::capacity::Until;
+use crate::mailbox::capacity::{self, Until};
 use crate::runtime;
 
 /// The future of [`Addr::send_async`]: ready once the message is delivered, or the actor
@@ -28,6 +28,9 @@ use crate::runtime;
 pub struct Sending<'a, A: Actor> {
     addr: &'a Addr<A>,
     msg: Option<A::Msg>,
+    /// Its key among the mailbox's waiters, once it has waited: a send dropped while it
+    /// waits takes its waker out of the mailbox's list.
+    waiting: Option<u64>,
 }
 
 impl<A: Actor> Addr<A> {
@@ -61,6 +64,7 @@ impl<A: Actor> Addr<A> {
         Sending {
             addr: self,
             msg: Some(msg),
+            waiting: None,
         }
     }
 
@@ -92,7 +96,7 @@ impl<A: Actor> Addr<A> {
         let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
         let mut msg = msg;
         loop {
-            match self.deliver_or_wait(msg, &waker) {
+            match self.deliver_or_wait(msg, &waker, None) {
                 Attempt::Done(result) => return result,
                 Attempt::Wait(back) => {
                     msg = back;
@@ -104,7 +108,15 @@ impl<A: Actor> Addr<A> {
 
     /// Tries to deliver `msg`; if the mailbox is full, registers `waker` and gives the
     /// message back, unless room appeared meanwhile (then it tries again).
-    fn deliver_or_wait(&self, msg: A::Msg, waker: &Waker) -> Attempt<A::Msg> {
+    /// `key`: where a waiter that may give up keeps its own key among the mailbox's
+    /// waiters (made the first time it waits; see `Capacity::wait_as`).
+    fn deliver_or_wait(
+        &self,
+        msg: A::Msg,
+        waker: &Waker,
+        key: Option<&mut Option<u64>>,
+    ) -> Attempt<A::Msg> {
+        let mut key = key;
         let mut msg = msg;
         loop {
             match runtime::try_deliver(self.node(), msg) {
@@ -113,7 +125,14 @@ impl<A: Actor> Addr<A> {
                 Err(Refused::Full(back)) => {
                     let capacity = self.node().cell().capacity();
                     let capacity = capacity.expect("only a bounded mailbox is ever full");
-                    if capacity.wait(waker, Until::Room) {
+                    let waits = match key.as_deref_mut() {
+                        Some(key) => {
+                            let key = *key.get_or_insert_with(capacity::waiter_key);
+                            capacity.wait_as(key, waker, Until::Room)
+                        }
+                        None => capacity.wait(waker, Until::Room),
+                    };
+                    if waits {
                         return Attempt::Wait(back);
                     }
                     msg = back;
@@ -143,13 +162,36 @@ impl<A: Actor> Future for Sending<'_, A> {
             .msg
             .take()
             .expect("a send is not polled after it completed");
-        match this.addr.deliver_or_wait(msg, cx.waker()) {
-            Attempt::Done(result) => Poll::Ready(result),
+        match this
+            .addr
+            .deliver_or_wait(msg, cx.waker(), Some(&mut this.waiting))
+        {
+            Attempt::Done(result) => {
+                this.give_up();
+                Poll::Ready(result)
+            }
             Attempt::Wait(back) => {
                 this.msg = Some(back);
                 Poll::Pending
             }
         }
+    }
+}
+
+impl<A: Actor> Sending<'_, A> {
+    /// Takes this send's waker out of the mailbox's waiters, if it ever waited.
+    fn give_up(&mut self) {
+        if let Some(key) = self.waiting.take() {
+            if let Some(capacity) = self.addr.node().cell().capacity() {
+                capacity.forget(key);
+            }
+        }
+    }
+}
+
+impl<A: Actor> Drop for Sending<'_, A> {
+    fn drop(&mut self) {
+        self.give_up();
     }
 }
 

@@ -18,12 +18,20 @@
 //!   is free; `docs/experiments/2026-11-23-timers.md` has the lateness measured under load. Two
 //!   timers' messages come in no promised order, even with the same deadline.
 //!
+//! * A timer's action runs user code on the timer thread: the message maker of
+//!   [`Addr::send_interval`], and the `Drop` of a message or continuation a stopped actor
+//!   refused. A panic there is caught and reported through the system's panic hook
+//!   ([`crate::Builder::on_panic`], during `"a timer"`, naming the timer's actor), and
+//!   that timer ends; the actor is not stopped (its handler did not panic) and every
+//!   other timer goes on.
+//!
 //! The ask timeout ([`Context::then_timeout`]) races the reply against a one-shot timer
 //! under a small lock: whichever comes first takes the continuation and delivers it, and
 //! a reply that comes first cancels the timer, so a timeout that was not needed is gone
 //! from the wheel at once.
 
 use std::fmt;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,6 +77,18 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
+/// Runs the user code of a timer of the actor of `to`: `None` if it panicked, which is
+/// reported as a panic of that actor during `"a timer"` (module documentation).
+fn guarded<A: Actor, T>(to: &Addr<A>, action: impl FnOnce() -> T) -> Option<T> {
+    match panic::catch_unwind(AssertUnwindSafe(action)) {
+        Ok(out) => Some(out),
+        Err(payload) => {
+            to.node().cell().report_panic(&*payload, "a timer");
+            None
+        }
+    }
+}
+
 impl<A: Actor> Addr<A> {
     /// The timer service of the actor's system.
     fn timers(&self) -> &TimerService {
@@ -107,7 +127,7 @@ impl<A: Actor> Addr<A> {
             delay,
             Box::new(move || {
                 // A stopped actor's message is dropped (module documentation).
-                let _ = to.send(msg);
+                guarded(&to, || drop(to.send(msg)));
             }),
         ))
     }
@@ -150,10 +170,10 @@ impl<A: Actor> Addr<A> {
         mut make: impl FnMut() -> A::Msg + Send + 'static,
     ) -> TimerHandle {
         let to = self.clone();
-        TimerHandle::new(
-            self.timers()
-                .every(period, Box::new(move || to.send(make()).is_ok())),
-        )
+        TimerHandle::new(self.timers().every(
+            period,
+            Box::new(move || guarded(&to, || to.send(make()).is_ok()).unwrap_or(false)),
+        ))
     }
 
     /// Delivers a continuation to the actor after `delay`; see [`Context::run_later`].
@@ -162,7 +182,7 @@ impl<A: Actor> Addr<A> {
         TimerHandle::new(self.timers().once(
             delay,
             Box::new(move || {
-                let _ = to.call(call);
+                guarded(&to, || drop(to.call(call)));
             }),
         ))
     }
@@ -321,7 +341,7 @@ impl<A: Actor> Context<'_, A> {
                 let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                     (k.lock())(actor, ctx);
                 });
-                to.call(call).is_ok()
+                guarded(&to, || to.call(call).is_ok()).unwrap_or(false)
             }),
         ))
     }
@@ -330,8 +350,9 @@ impl<A: Actor> Context<'_, A> {
     /// first, without blocking this worker: `k` runs later as a turn of this actor, with
     /// its state, and gets the value, [`AskError::TimedOut`], or [`AskError::Canceled`]
     /// (the replier dropped the request). A reply that comes after the timeout is
-    /// dropped; a reply that comes first cancels the timer. The pending reply and timer
-    /// keep the actor alive, like [`Context::then`].
+    /// dropped; a reply that comes first cancels the timer. Until one of them comes, the
+    /// pending reply and timer keep the actor alive, like [`Context::then`]; after the
+    /// timeout, a reply still pending does not.
     ///
     /// ```
     /// use footlights::{Actor, AskError, Context, Reply, ReplyTo, System};
@@ -369,31 +390,31 @@ impl<A: Actor> Context<'_, A> {
         timeout: Duration,
         k: impl FnOnce(&mut A, &mut Context<'_, A>, Result<R, AskError>) + Send + 'static,
     ) {
-        /// The continuation, until the reply or the timer takes it; and the timer, for the
-        /// reply to cancel.
-        struct Race<K> {
-            k: Option<K>,
+        /// The continuation and an address of this actor, until the reply or the timer
+        /// takes them; and the timer, for the reply to cancel. Once one side has taken
+        /// them, the other holds nothing of the actor: a reply still pending after the
+        /// timeout does not keep the actor alive.
+        struct Race<A: Actor, K> {
+            k: Option<(K, Addr<A>)>,
             timer: Option<TimerHandle>,
         }
         let race = Arc::new(Mutex::new(Race {
-            k: Some(k),
+            k: Some((k, self.addr())),
             timer: None,
         }));
-        let me = self.addr();
         let on_timeout = {
             let race = Arc::clone(&race);
-            let me = me.clone();
             move || {
                 let k = race.lock().k.take();
-                if let Some(k) = k {
+                if let Some((k, me)) = k {
                     let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                         k(actor, ctx, Err(AskError::TimedOut));
                     });
-                    let _ = me.call(call);
+                    guarded(&me, || drop(me.call(call)));
                 }
             }
         };
-        let timer = TimerHandle::new(me.timers().once(timeout, Box::new(on_timeout)));
+        let timer = TimerHandle::new(self.addr().timers().once(timeout, Box::new(on_timeout)));
         race.lock().timer = Some(timer);
         reply.on_complete(Box::new(move |outcome| {
             let (k, timer) = {
@@ -403,7 +424,7 @@ impl<A: Actor> Context<'_, A> {
             if let Some(timer) = timer {
                 timer.cancel();
             }
-            if let Some(k) = k {
+            if let Some((k, me)) = k {
                 let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
                     k(actor, ctx, outcome.map_err(AskError::from));
                 });

@@ -61,7 +61,8 @@ impl<A: Actor> Addr<A> {
 
     /// A reply that arrives when the actor stops, saying why (at once if it has stopped
     /// already): wait on it, `.await` it, or continue on it with [`Context::then`]. Each
-    /// call adds a watcher to the actor, kept until it stops.
+    /// call adds a watcher to the actor, kept until it stops. It arrives when a shutdown
+    /// stops the actor too, saying [`ExitReason::Stopped`].
     ///
     /// ```
     /// use footlights::{Actor, Context, ExitReason, System};
@@ -88,7 +89,7 @@ impl<A: Actor> Addr<A> {
         let tie = Tie {
             id: ties::next_id(),
             peer: actor,
-            kind: Kind::Monitor,
+            kind: Kind::Reply,
             notify: Box::new(move |reason: &ExitReason| {
                 let _ = reply_to.send(Down {
                     actor,
@@ -112,7 +113,7 @@ impl<A: Actor> Context<'_, A> {
     /// Watches the actor of `addr`: when it stops, this actor receives `wrap(down)` as a
     /// message (at once if it has stopped already). The watcher stays alive while the
     /// monitor may still tell it; [`Context::demonitor`] takes the monitor out, and so
-    /// does this actor's own stop.
+    /// does this actor's own stop. A monitor set in the `stopped` hook watches nothing.
     ///
     /// ```
     /// use footlights::{Actor, Addr, Context, Down, ExitReason, ReplyTo, System};
@@ -162,7 +163,10 @@ impl<A: Actor> Context<'_, A> {
             })
         };
         if let Err(undo) = self.me.cell().note_watching(id, undo) {
-            undo();
+            // This actor has stopped (a `stopped` hook set the monitor): nothing could
+            // tell it, and nothing would take the tie out of the target again.
+            drop(undo);
+            return Monitor { id, target };
         }
         let watcher = self.addr();
         let tie = Tie {

@@ -439,7 +439,7 @@ impl<B: Behaviour> Drop for ActorCell<B> {
         let mut dead = 0;
         // SAFETY: `&mut self`: no producer or consumer is left.
         while let Some(letter) = unsafe { self.mailbox.pop() } {
-            dead += letter.counts();
+            dead += self.drop_dead(letter);
         }
         self.count_dead_letters(dead);
     }

@@ -22,7 +22,7 @@
 //! the envelopes still queued. Nothing else changes: the mailbox (and what waits in it),
 //! the addresses, the names, the monitors and links, which are told only when the actor
 //! stops for good. The panic's message is forgotten, so a later stop reports its own
-//! reason.
+//! reason, and so is a mailbox the failed turn was to mute on (see [`super::mute`]).
 //!
 //! The closure runs with no lock held, on the worker of the failed turn, under
 //! `catch_unwind`: a factory that panics is reported (during `"a restart"`) and the actor
@@ -71,6 +71,13 @@ impl<B: Behaviour> ActorCell<B> {
         // Out of the census until the next turn enters it again, as a new actor's first
         // turn does (see `crate::census`).
         self.leave_census(me);
+        // A yielding send of the failed turn may have noted a mailbox to mute on (the
+        // turn then panicked, or stopped, before it could wait): the new instance owes
+        // that mailbox nothing, and must not wait on it the first time it mutes.
+        // SAFETY: the consumer's, as above; no other reference into the extras is alive.
+        if let Some(own) = unsafe { self.own_extras_if_any() } {
+            own.muted_on = None;
+        }
         self.retire(std::mem::replace(state, Phase::Unstarted(fresh)), me, exit);
         crate::trace::restarted(
             std::any::type_name::<B>(),

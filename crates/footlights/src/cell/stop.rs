@@ -43,9 +43,13 @@ pub struct PanicReport {
     /// The actor's type name.
     pub actor: &'static str,
     /// Which method panicked: `"handle"` (a message, a continuation or `started`),
-    /// `"stopped"`, `"a restart"` (a supervised child's factory, see
-    /// [`crate::supervision`]), or `"a monitor's message"` (the conversion a watcher gave
-    /// [`crate::Context::monitor`], run when this actor stopped).
+    /// `"stopped"` (also the `Drop` of a message dropped unhandled when the actor
+    /// stopped), `"a restart"` (a supervised child's factory, see
+    /// [`crate::supervision`]), `"a monitor's message"` (the conversion a watcher gave
+    /// [`crate::Context::monitor`], run when this actor stopped), or `"a timer"` (the
+    /// message maker of one of the actor's timers, or the `Drop` of what a timer could
+    /// not deliver, see [`crate::Addr::send_interval`]: the timer ends, the actor does
+    /// not stop).
     pub during: &'static str,
     /// The panic message.
     pub message: String,
@@ -78,7 +82,7 @@ impl<B: Behaviour> ActorCell<B> {
         self.drop_futures();
         let mut dead = 0;
         // SAFETY: the only consumer, as above; closing gives that role up.
-        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
+        unsafe { self.mailbox.close(|letter| dead += self.drop_dead(letter)) };
         self.count_dead_letters(dead);
         if self.ties_if_any().is_some() {
             self.tell_watchers(exit);
@@ -103,8 +107,20 @@ impl<B: Behaviour> ActorCell<B> {
         }
         let mut dead = 0;
         // SAFETY: the caller is the only consumer; closing gives that role up.
-        unsafe { self.mailbox.close(|letter| dead += letter.counts()) };
+        unsafe { self.mailbox.close(|letter| dead += self.drop_dead(letter)) };
         self.count_dead_letters(dead);
+    }
+
+    /// Drops a letter that will never be handled, and returns how many dead letters it
+    /// counts for. Its message's `Drop` is user code, run here in the middle of a stop
+    /// (or a shutdown): a panic there is caught and reported (during `"stopped"`), so
+    /// that the stop goes on and the worker lives.
+    pub(super) fn drop_dead(&self, letter: super::Letter<B>) -> u64 {
+        let counts = letter.counts();
+        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(letter))) {
+            self.report_panic(&*payload, "stopped");
+        }
+        counts
     }
 
     /// Lets go of an instance of the actor (at its stop, or replaced by a restart:
@@ -148,10 +164,12 @@ impl<B: Behaviour> ActorCell<B> {
         for undo in undos {
             undo();
         }
-        if self.env.closing() {
-            return;
-        }
+        let closing = self.env.closing();
         for tie in watchers {
+            if closing && tie.kind != super::ties::Kind::Reply {
+                // Every watching actor is stopping too (module documentation).
+                continue;
+            }
             // A monitor's conversion into a message is the watcher's code.
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (tie.notify)(&reason))) {
                 self.report_panic(&*payload, "a monitor's message");
@@ -160,7 +178,7 @@ impl<B: Behaviour> ActorCell<B> {
     }
 
     /// Reports a panic of one of the actor's hooks to the system; returns its message.
-    pub(super) fn report_panic(&self, payload: &(dyn Any + Send), during: &'static str) -> String {
+    pub(crate) fn report_panic(&self, payload: &(dyn Any + Send), during: &'static str) -> String {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())

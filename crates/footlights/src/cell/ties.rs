@@ -26,8 +26,9 @@
 //!
 //! The stop marks the actor stopped in its lifecycle word, then looks for its ties; under
 //! their lock it takes every tie and undo out and notes the reason for good (`gone`), and
-//! then, with no lock held, runs the undos and tells the watchers (not while the system is
-//! shutting down: every watcher is stopping too). A watcher registers under the same lock,
+//! then, with no lock held, runs the undos and tells the watchers (while the system is
+//! shutting down, only the replies of [`crate::Addr::when_stopped`]: every watching actor
+//! is stopping too). A shutdown's kill is told as [`ExitReason::Stopped`]. A watcher registers under the same lock,
 //! after making sure the box exists: if the reason is noted already, or the lifecycle word
 //! says the actor has stopped, it is told at once instead of added. The stop's write of
 //! the word then read of the box pointer, against the watcher's write of the pointer then
@@ -37,11 +38,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use parking_lot::Mutex;
-
 use super::exit::{ActorId, Down, Exit, ExitReason};
 use super::extras::Extras;
-use super::{ActorCell, Behaviour};
+use super::{ActorCell, Behaviour, Env};
+use crate::sync::Mutex;
 
 /// Tells a watcher that the actor stopped, and why.
 pub(crate) type Notify = Box<dyn FnOnce(&ExitReason) + Send>;
@@ -67,6 +67,9 @@ pub(crate) fn next_id() -> u64 {
 pub(crate) enum Kind {
     Monitor,
     Link,
+    /// A reply to complete ([`crate::Addr::when_stopped`]): no actor is told, so it is
+    /// told during a shutdown too.
+    Reply,
 }
 
 /// Someone to tell when the actor stops.
@@ -102,12 +105,17 @@ struct Inner<M, S> {
 }
 
 impl<M, S> Inner<M, S> {
-    /// The reason an actor that stopped with `exit` reports.
-    fn reason(&self, exit: Exit) -> ExitReason {
+    /// The reason an actor that stopped with `exit` reports; `closing`: its system is
+    /// shutting down, whose kill is a stop ([`ExitReason::Stopped`]) for its watchers.
+    fn reason(&self, exit: Exit, closing: bool) -> ExitReason {
         match exit {
             Exit::Normal => ExitReason::Normal,
             Exit::Stopped => ExitReason::Stopped,
-            Exit::Killed => self.killed_for.clone().unwrap_or(ExitReason::Killed),
+            Exit::Killed => self.killed_for.clone().unwrap_or(if closing {
+                ExitReason::Stopped
+            } else {
+                ExitReason::Killed
+            }),
             Exit::Panicked => ExitReason::Panicked(self.panic.clone().unwrap_or_else(|| "".into())),
         }
     }
@@ -151,7 +159,7 @@ impl<B: Behaviour> ActorCell<B> {
             return Err((tie, reason.clone()));
         }
         if let Some(exit) = self.life.stopped() {
-            return Err((tie, inner.reason(exit)));
+            return Err((tie, inner.reason(exit, self.env.closing())));
         }
         inner.watchers.push(tie);
         Ok(())
@@ -241,7 +249,7 @@ impl<B: Behaviour> ActorCell<B> {
     pub(crate) fn take_restart(&self, exit: Exit) -> Option<(Restart<B>, ExitReason)> {
         let mut inner = self.ties_if_any()?.inner.lock();
         let restart = inner.restart.take()?;
-        let reason = inner.reason(exit);
+        let reason = inner.reason(exit, false);
         Some((restart, reason))
     }
 
@@ -259,7 +267,7 @@ impl<B: Behaviour> ActorCell<B> {
     /// `None` if the actor has no ties.
     pub(crate) fn untie_all(&self, exit: Exit) -> Option<(ExitReason, Vec<Tie>, Vec<Undo>)> {
         let mut inner = self.ties_if_any()?.inner.lock();
-        let reason = inner.reason(exit);
+        let reason = inner.reason(exit, self.env.closing());
         inner.gone = Some(reason.clone());
         inner.trap = None;
         let watchers = std::mem::take(&mut inner.watchers);
@@ -268,5 +276,87 @@ impl<B: Behaviour> ActorCell<B> {
             .map(|(_, undo)| undo)
             .collect();
         Some((reason, watchers, undos))
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use crate::cell::lifecycle::Life;
+    use shuttle::sync::atomic::{AtomicBool, AtomicUsize};
+    use shuttle::thread;
+
+    /// A watcher's side of [`ActorCell::watch`], on the real lifecycle word and ties, with
+    /// `made` standing in for the pointer to the box they live in: makes the box, then
+    /// registers under the lock unless the actor is gone or stopped (then tells at once).
+    fn watch(made: &AtomicBool, life: &Life, ties: &Ties<(), ()>, tie: Tie) {
+        made.store(true, Ordering::SeqCst);
+        let mut inner = ties.inner.lock();
+        if let Some(reason) = inner.gone.clone() {
+            drop(inner);
+            (tie.notify)(&reason);
+            return;
+        }
+        if let Some(exit) = life.stopped() {
+            let reason = inner.reason(exit, false);
+            drop(inner);
+            (tie.notify)(&reason);
+            return;
+        }
+        inner.watchers.push(tie);
+    }
+
+    /// Two watchers register while the actor stops (the stop marks the word, then looks
+    /// for the box, as the cell's stop does): each is told exactly once.
+    #[test]
+    fn a_watcher_racing_the_stop_is_told_once() {
+        crate::sync::explore("a_watcher_racing_the_stop_is_told_once", || {
+            let made = Arc::new(AtomicBool::new(false));
+            let life = Arc::new(Life::new(false));
+            let ties = Arc::new(Ties::<(), ()>::new());
+            let told = Arc::new(AtomicUsize::new(0));
+            let watchers: Vec<_> = (0..2)
+                .map(|i| {
+                    let (made, life, ties, told) = (
+                        Arc::clone(&made),
+                        Arc::clone(&life),
+                        Arc::clone(&ties),
+                        Arc::clone(&told),
+                    );
+                    thread::spawn(move || {
+                        let tie = Tie {
+                            id: i,
+                            peer: ActorId(0),
+                            kind: Kind::Monitor,
+                            notify: Box::new(move |_| {
+                                told.fetch_add(1, Ordering::SeqCst);
+                            }),
+                        };
+                        watch(&made, &life, &ties, tie);
+                    })
+                })
+                .collect();
+            life.stop(Exit::Stopped);
+            if made.load(Ordering::SeqCst) {
+                let watchers = {
+                    let mut inner = ties.inner.lock();
+                    inner.gone = Some(inner.reason(Exit::Stopped, false));
+                    std::mem::take(&mut inner.watchers)
+                };
+                for tie in watchers {
+                    (tie.notify)(&ExitReason::Stopped);
+                }
+            }
+            for w in watchers {
+                w.join().unwrap();
+            }
+            assert_eq!(
+                told.load(Ordering::SeqCst),
+                2,
+                "each watcher told exactly once"
+            );
+        });
     }
 }

@@ -175,8 +175,11 @@ impl<B: Behaviour> ActorCell<B> {
             worker.turn_goes_on();
             if self.life.needs_attention() {
                 // Killed while the turn ran: the next envelope is not handled.
-                let next = mailbox.pop();
-                self.count_dead_letters(next.map_or(0, |e| e.counts()));
+                if let Some(next) = mailbox.pop() {
+                    // Its drop may panic: reported as the stop's, the kill still wins.
+                    let dead = self.drop_dead(next);
+                    self.count_dead_letters(dead);
+                }
                 turn.exit = Exit::Killed;
                 return TurnEnd::Stop;
             }

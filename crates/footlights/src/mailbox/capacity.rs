@@ -34,6 +34,9 @@
 //!   wakes nobody if it has risen above the mark since its release: a muted sender that
 //!   registered in between would otherwise resume while the mailbox is full, and go past
 //!   the capacity twice (the bounded tests caught this on two workers).
+//! * **Giving up.** A waiter that may stop waiting before it is woken (a dropped
+//!   [`crate::Sending`] future) registers under a key of its own and takes its waker out
+//!   when it gives up ([`Capacity::forget`]), so the list holds only live waiters.
 //! * **Closing.** A stopping actor closes its capacity ([`Capacity::close`]): every waiter
 //!   is woken (its send then finds the actor stopped), and nobody can wait any more.
 //!
@@ -58,8 +61,21 @@ pub(crate) enum Until {
 
 /// Registered waiters, and whether the capacity is closed.
 struct Waiters {
-    wakers: Vec<Waker>,
+    /// Each with its key: [`ANONYMOUS`], or a waiter's own ([`Capacity::wait_as`]).
+    wakers: Vec<(u64, Waker)>,
     closed: bool,
+}
+
+/// The key of a waiter that never gives up (a muted actor, a blocked thread): registered
+/// once per waker ([`Waker::will_wake`]), and taken out only by a wake-up or the close.
+const ANONYMOUS: u64 = 0;
+
+/// Keys for waiters that may give up ([`Capacity::wait_as`]).
+static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A fresh key for [`Capacity::wait_as`]: unique in the process.
+pub(crate) fn waiter_key() -> u64 {
+    NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A bounded mailbox's count of messages and its waiting senders; see the module
@@ -162,13 +178,32 @@ impl Capacity {
     /// it waits for (`until`) is already there or the capacity is closed: then it goes on
     /// at once, and the waker may still be woken once, spuriously.
     pub(crate) fn wait(&self, waker: &Waker, until: Until) -> bool {
+        self.wait_as(ANONYMOUS, waker, until)
+    }
+
+    /// [`Capacity::wait`] for a waiter that may give up before it is woken (a
+    /// [`crate::Sending`] future dropped while it waits): registered under `key` (from
+    /// [`waiter_key`]), replacing what it registered before under that key, so that
+    /// [`Capacity::forget`] can take it out. Without that, every such future dropped
+    /// while the mailbox stays full would leave its waker (and the task it wakes) in the
+    /// list until the next wake-up.
+    pub(crate) fn wait_as(&self, key: u64, waker: &Waker, until: Until) -> bool {
         {
             let mut waiters = self.waiters.lock();
             if waiters.closed {
                 return false;
             }
-            if !waiters.wakers.iter().any(|w| w.will_wake(waker)) {
-                waiters.wakers.push(waker.clone());
+            let mine = waiters
+                .wakers
+                .iter_mut()
+                .find(|(k, w)| *k == key && (key != ANONYMOUS || w.will_wake(waker)));
+            match mine {
+                Some((_, w)) => {
+                    if !w.will_wake(waker) {
+                        w.clone_from(waker);
+                    }
+                }
+                None => waiters.wakers.push((key, waker.clone())),
             }
             self.waiting.store(true, Ordering::Relaxed);
         }
@@ -181,6 +216,19 @@ impl Capacity {
         }
     }
 
+    /// Takes out the waker registered under `key` ([`Capacity::wait_as`]), if it is still
+    /// there: its waiter gave up. The `waiting` flag stays as it is (a release that finds
+    /// it set and nobody to wake only takes the lock once).
+    pub(crate) fn forget(&self, key: u64) {
+        let gone = {
+            let mut waiters = self.waiters.lock();
+            let at = waiters.wakers.iter().position(|(k, _)| *k == key);
+            at.map(|at| waiters.wakers.swap_remove(at))
+        };
+        // A waker's drop may run code of its executor: outside the lock.
+        drop(gone);
+    }
+
     /// Wakes every waiter, and lets no one wait any more: the actor has stopped.
     pub(crate) fn close(&self) {
         let wakers = {
@@ -189,7 +237,7 @@ impl Capacity {
             self.waiting.store(false, Ordering::Relaxed);
             std::mem::take(&mut waiters.wakers)
         };
-        wakers.into_iter().for_each(Waker::wake);
+        wakers.into_iter().for_each(|(_, w)| w.wake());
     }
 
     /// Wakes every waiter, unless the count has risen above the low-water mark again
@@ -205,7 +253,7 @@ impl Capacity {
             self.waiting.store(false, Ordering::Relaxed);
             std::mem::take(&mut waiters.wakers)
         };
-        wakers.into_iter().for_each(Waker::wake);
+        wakers.into_iter().for_each(|(_, w)| w.wake());
     }
 }
 
@@ -451,5 +499,73 @@ mod loom_models {
                 assert_eq!(woken, 1, "a waiter slept through a close");
             }
         });
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::AtomicBool as Flag;
+    use shuttle::thread;
+    use std::sync::Arc;
+    use std::task::Wake;
+
+    struct Woken(Flag);
+
+    impl Wake for Woken {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// A sender that gives up (a dropped `send_async`) and one that waits race the turn
+    /// draining a full mailbox: the one that waits is woken or sees the room itself, and
+    /// the one that gave up leaves no waker behind.
+    #[test]
+    fn a_sender_giving_up_leaves_nothing_and_a_waiting_one_is_woken() {
+        crate::sync::explore(
+            "a_sender_giving_up_leaves_nothing_and_a_waiting_one_is_woken",
+            || {
+                let c = Arc::new(Capacity::new(2));
+                assert!(c.try_acquire() && c.try_acquire());
+                let quitter = {
+                    let c = Arc::clone(&c);
+                    thread::spawn(move || {
+                        let woken = Arc::new(Woken(Flag::new(false)));
+                        let key = waiter_key();
+                        let _ = c.wait_as(key, &Waker::from(Arc::clone(&woken)), Until::Room);
+                        c.forget(key);
+                        woken
+                    })
+                };
+                let waiter = {
+                    let c = Arc::clone(&c);
+                    thread::spawn(move || {
+                        let woken = Arc::new(Woken(Flag::new(false)));
+                        let key = waiter_key();
+                        let waits = c.wait_as(key, &Waker::from(Arc::clone(&woken)), Until::Room);
+                        (waits, woken)
+                    })
+                };
+                c.release();
+                c.release();
+                let quitter = quitter.join().unwrap();
+                let (waits, woken) = waiter.join().unwrap();
+                // Every thread is done: a waker still counted is one the list kept.
+                assert_eq!(
+                    Arc::strong_count(&quitter),
+                    1,
+                    "the waker of a sender that gave up was kept"
+                );
+                if waits {
+                    assert!(
+                        woken.0.load(Ordering::SeqCst),
+                        "a waiting sender slept through"
+                    );
+                }
+            },
+        );
     }
 }

@@ -3,11 +3,15 @@
 //!
 //! An actor child is restarted two ways (see [`super`]): in place by its own failed turn
 //! (the cell's restart, which runs [`restart_for`]'s closure), or, as a sibling of a child
-//! that failed, by a continuation queued in its mailbox that runs the old state's
-//! `stopped`, replaces the state with a new one from the factory and runs its `started`.
+//! that failed, by a continuation queued in its mailbox that makes a new state with the
+//! factory, runs the old state's `stopped`, replaces the state with the new one and runs
+//! its `started`. If the factory panics, the panic is reported (during `"a restart"`) and
+//! the sibling stops for good, failing ([`ExitReason::Panicked`]); its old state's
+//! `stopped` runs once, in that stop.
 //! A supervisor child is restarted by restarting its children ([`Group::restart_all`]):
 //! its own actor holds no state worth renewing.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -58,7 +62,7 @@ impl Restart {
 pub(crate) type Factory<A> = Arc<Mutex<dyn FnMut() -> A + Send>>;
 
 /// What a supervisor does with a child, whatever its type.
-pub(crate) trait Child: Send {
+pub(crate) trait Child: Send + Sync {
     /// Which actor it is.
     fn id(&self) -> ActorId;
     /// Links the supervisor with it.
@@ -87,9 +91,22 @@ impl<A: Actor> Child for Typed<A> {
     fn restart(&self) {
         let factory = Arc::clone(&self.factory);
         let call: Call<A> = Box::new(move |actor: &mut A, ctx: &mut Context<'_, A>| {
-            actor.stopped(ctx);
-            *actor = (factory.lock())();
-            actor.started(ctx);
+            // The new state first, as the cell's restart in place makes it: a factory that
+            // panics leaves the old instance untouched, and the child stops for good
+            // (failing), its old instance's `stopped` running once, in that stop.
+            let fresh = panic::catch_unwind(AssertUnwindSafe(|| (factory.lock())()));
+            match fresh {
+                Ok(fresh) => {
+                    actor.stopped(ctx);
+                    *actor = fresh;
+                    actor.started(ctx);
+                }
+                Err(payload) => {
+                    let node = ctx.node();
+                    let message = node.cell().report_panic(&*payload, "a restart");
+                    runtime::kill_for(node, ExitReason::Panicked(message.into()));
+                }
+            }
         });
         // A child that stopped meanwhile is not restarted: its stop tells the supervisor.
         let _ = self.addr.call(call);
@@ -116,7 +133,7 @@ impl Child for Sub {
     }
 
     fn restart(&self) {
-        self.group.restart_all(None);
+        super::group::restart_each(self.group.restart_all(None));
     }
 
     fn stop(&self) {

@@ -6,7 +6,12 @@
 //!
 //! A child's restart runs on the worker of the child's failed turn and asks its group,
 //! under the group's lock, whether one more restart is allowed; the supervisor's own turns
-//! read and change the children under the same lock. Nothing runs user code under it.
+//! read and change the children under the same lock. Nothing runs user code under it,
+//! and nothing *restarts* a child under it either: the children to restart are copied
+//! out under the lock and told after it is released (and after the tree's lock below).
+//! Telling a child to restart queues a continuation in its mailbox, and under the inline
+//! policy that send may run the child's turn right there, on this thread; if that turn
+//! fails, its own restart asks this group (or this tree) again, and must find it free.
 //! Restarting children may restart a child supervisor's children, so a group's lock is
 //! sometimes held while a child group's is taken: always a parent's before its child's,
 //! never the other way. An escalation (see [`Group::restart`]) walks up the tree, so it
@@ -17,11 +22,10 @@
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use parking_lot::Mutex;
-
 use super::child::{Child, Restart};
 use super::strategy::{Intensity, Strategy, Window};
 use crate::cell::{ActorId, ExitReason};
+use crate::sync::Mutex;
 use crate::trace::Decision;
 
 /// A supervisor's children and restart accounting; see the module documentation.
@@ -47,7 +51,8 @@ struct Parent {
 pub(crate) struct Entry {
     pub(crate) key: u64,
     pub(crate) policy: Restart,
-    pub(crate) child: Box<dyn Child>,
+    /// Shared, so that a restart can copy it out of the lock and tell it after.
+    pub(crate) child: Arc<dyn Child>,
 }
 
 struct State {
@@ -114,25 +119,32 @@ impl Group {
     pub(crate) fn restart(self: &Arc<Self>, key: u64, now: Instant) -> bool {
         if self.admit(now) {
             crate::trace::supervisor(Decision::Restart, key);
-            self.restart_siblings(key);
+            restart_each(self.siblings(key));
             return true;
         }
         crate::trace::supervisor(Decision::Escalate, key);
-        self.escalate(key, now)
+        match self.escalate(key, now) {
+            Some(restarts) => {
+                // With no lock held (see the module documentation).
+                restart_each(restarts);
+                true
+            }
+            None => false,
+        }
     }
 
     /// [`Group::restart`]'s part when this supervisor's intensity refused the restart of
-    /// child `key`.
-    fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> bool {
+    /// child `key`: decides, under the tree's lock, and returns the children to restart
+    /// (the caller tells them once the lock is released), or `None` if nobody restarts.
+    fn escalate(self: &Arc<Self>, key: u64, now: Instant) -> Option<Vec<Told>> {
         let _tree = self.tree.lock();
         if self.gave_up() {
             // An escalation found nobody to restart it: it is stopping.
-            return false;
+            return None;
         }
         // Another escalation may have restarted this supervisor meanwhile.
         if self.admit(now) {
-            self.restart_siblings(key);
-            return true;
+            return Some(self.siblings(key));
         }
         // Each group that failed, with the key of its child on the way up.
         let mut failed: Vec<(Arc<Group>, u64)> = vec![(Arc::clone(self), key)];
@@ -147,17 +159,18 @@ impl Group {
                     crate::trace::supervisor(Decision::GiveUp, *key);
                     group.give_up();
                 }
-                return false;
+                return None;
             };
             if parent.admit(now) {
                 // The parent restarts the supervisor at `at` (and every supervisor on
                 // the way down to this one, each with a fresh window), then the siblings
                 // its strategy names. The child `key` itself restarts in place.
+                let mut restarts = Vec::new();
                 for (group, but) in failed.iter().rev() {
-                    group.restart_all(Some(*but));
+                    restarts.extend(group.restart_all(Some(*but)));
                 }
-                parent.restart_siblings(at);
-                return true;
+                restarts.extend(parent.siblings(at));
+                return Some(restarts);
             }
             failed.push((parent, at));
         }
@@ -199,13 +212,14 @@ impl Group {
         drop(gone);
     }
 
-    /// Restarts, in the order they were added, the siblings of child `key` that the
-    /// strategy names (see [`Strategy`]).
-    fn restart_siblings(&self, key: u64) {
+    /// The siblings of child `key` that the strategy names (see [`Strategy`]), in the
+    /// order they were added: the caller restarts them ([`restart_each`]).
+    fn siblings(&self, key: u64) -> Vec<Told> {
         let state = self.state.lock();
         let Some(at) = state.children.iter().position(|e| e.key == key) else {
-            return;
+            return Vec::new();
         };
+        let mut told = Vec::new();
         for (i, entry) in state.children.iter().enumerate() {
             let named = match self.strategy {
                 Strategy::OneForOne => false,
@@ -213,23 +227,29 @@ impl Group {
                 Strategy::RestForOne => i > at,
             };
             if named && i != at {
-                restart_one(entry);
+                told.push(Told::of(entry));
             }
         }
+        told
     }
 
-    /// Restarts this supervisor in place: a fresh window, and every child restarted in the
-    /// order they were added, but the child `but` (restarted by the caller). A supervisor
-    /// that gave up is stopping: left alone.
-    pub(crate) fn restart_all(&self, but: Option<u64>) {
+    /// Restarts this supervisor in place: a fresh window, and every child to restart in
+    /// the order they were added (returned: the caller restarts them, [`restart_each`]),
+    /// but the child `but` (restarted by the caller). A supervisor that gave up is
+    /// stopping: left alone.
+    #[must_use]
+    pub(crate) fn restart_all(&self, but: Option<u64>) -> Vec<Told> {
         let mut state = self.state.lock();
         if state.gave_up {
-            return;
+            return Vec::new();
         }
         state.window = Window::default();
-        for entry in state.children.iter().filter(|e| Some(e.key) != but) {
-            restart_one(entry);
-        }
+        state
+            .children
+            .iter()
+            .filter(|e| Some(e.key) != but)
+            .map(Told::of)
+            .collect()
     }
 
     /// Takes every child out, the last added first.
@@ -248,13 +268,30 @@ impl Group {
     }
 }
 
-/// Restarts a child as a sibling of one that restarts; a temporary one is never
+/// A child to restart as a sibling of one that restarts, copied out of its group's lock.
+pub(crate) struct Told {
+    policy: Restart,
+    child: Arc<dyn Child>,
+}
+
+impl Told {
+    fn of(entry: &Entry) -> Told {
+        Told {
+            policy: entry.policy,
+            child: Arc::clone(&entry.child),
+        }
+    }
+}
+
+/// Restarts each child, in order, with no group lock held; a temporary one is never
 /// restarted, so it stops for good (as Erlang/OTP terminates it).
-fn restart_one(entry: &Entry) {
-    if entry.policy == Restart::Temporary {
-        entry.child.stop();
-    } else {
-        entry.child.restart();
+pub(crate) fn restart_each(children: Vec<Told>) {
+    for told in children {
+        if told.policy == Restart::Temporary {
+            told.child.stop();
+        } else {
+            told.child.restart();
+        }
     }
 }
 
@@ -281,7 +318,7 @@ mod tests {
 
     fn add(group: &Group, key: u64) -> Arc<AtomicUsize> {
         let restarts = Arc::new(AtomicUsize::new(0));
-        let child = Box::new(Counted(Arc::clone(&restarts)));
+        let child = Arc::new(Counted(Arc::clone(&restarts)));
         group.add(|| {
             let policy = Restart::Permanent;
             (Entry { key, policy, child }, ())
@@ -318,7 +355,7 @@ mod tests {
         );
         // Child 11's escalation finds inner restarted, with a fresh window: no second
         // restart of inner at mid.
-        assert!(inner.escalate(11, now));
+        assert!(inner.escalate(11, now).is_some());
         assert!(mid.admit(now), "mid counted one restart of its two");
         assert!(!mid.admit(now));
         assert!(!mid.gave_up() && !inner.gave_up());
@@ -332,5 +369,78 @@ mod tests {
         assert!(!inner.restart(10, now));
         assert!(inner.gave_up() && root.gave_up());
         assert!(!inner.restart(10, now), "and stays given up");
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::{AtomicUsize, Ordering};
+    use shuttle::thread;
+    use std::time::Duration;
+
+    /// A child that counts its restarts as a sibling.
+    struct Counted(Arc<AtomicUsize>);
+
+    impl Child for Counted {
+        fn id(&self) -> ActorId {
+            ActorId(Arc::as_ptr(&self.0) as usize)
+        }
+        fn link(&self, _: &crate::Context<'_, super::super::Keeper>) {}
+        fn restart(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+        fn stop(&self) {}
+    }
+
+    fn add(group: &Group, key: u64) -> Arc<AtomicUsize> {
+        let restarts = Arc::new(AtomicUsize::new(0));
+        let child = Arc::new(Counted(Arc::clone(&restarts)));
+        group.add(|| {
+            let policy = Restart::Permanent;
+            (Entry { key, policy, child }, ())
+        });
+        restarts
+    }
+
+    /// Three one-for-all children of a supervisor allowing one restart, under a root
+    /// allowing one, fail at once on three threads: the restarts and escalations take
+    /// the tree's and the groups' locks in the documented order (no deadlock, which
+    /// shuttle reports), and the outcome is consistent: a failure refused means both
+    /// levels gave up (the inner allows one, the root one restart of the inner with a
+    /// fresh window, which allows one more: three in all).
+    #[test]
+    fn failures_at_once_escalate_without_deadlock() {
+        crate::sync::explore("failures_at_once_escalate_without_deadlock", || {
+            let hour = Duration::from_secs(3600);
+            let root = Arc::new(Group::root(Strategy::OneForOne, Intensity::new(1, hour)));
+            let inner = Arc::new(Group::child_of(
+                &root,
+                1,
+                Restart::Permanent,
+                Strategy::OneForAll,
+                Intensity::new(1, hour),
+            ));
+            let counts: Vec<_> = (10..13).map(|k| add(&inner, k)).collect();
+            let now = std::time::Instant::now();
+            let failing: Vec<_> = (10..13)
+                .map(|k| {
+                    let inner = Arc::clone(&inner);
+                    thread::spawn(move || inner.restart(k, now))
+                })
+                .collect();
+            let allowed: Vec<bool> = failing.into_iter().map(|h| h.join().unwrap()).collect();
+            let n = allowed.iter().filter(|a| **a).count();
+            if n < 3 {
+                assert!(
+                    inner.gave_up() && root.gave_up(),
+                    "a refused failure gives up"
+                );
+            }
+            let restarted: usize = counts.iter().map(|c| c.load(Ordering::SeqCst)).sum();
+            assert!(restarted >= 2 * n, "each restart restarts the siblings");
+        });
     }
 }

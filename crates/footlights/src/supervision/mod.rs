@@ -281,7 +281,7 @@ impl Supervisor {
             let entry = Entry {
                 key,
                 policy,
-                child: Box::new(child),
+                child: Arc::new(child),
             };
             (entry, addr)
         });
@@ -326,7 +326,7 @@ impl Supervisor {
             let entry = Entry {
                 key,
                 policy,
-                child: Box::new(Typed {
+                child: Arc::new(Typed {
                     addr: addr.clone(),
                     factory,
                 }),

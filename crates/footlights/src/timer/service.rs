@@ -12,7 +12,8 @@
 //!
 //! Firing a timer runs its action on this thread, outside the lock: an actor's timer
 //! sends its message through the actor's address, as any thread outside the runtime
-//! would (it joins the shared injector and wakes a worker if one is parked). The wheel's
+//! would (it joins the shared injector and wakes a worker if one is parked). An action
+//! that panics ends its own timer (a periodic one is not put back) and no other. The wheel's
 //! lock is held only to insert, cancel, and hand out what is due.
 //!
 //! # Why a thread of its own
@@ -53,11 +54,18 @@
 //! deadlines in nanoseconds, one period apart, so its rate does not drift with the
 //! rounding; a firing missed by more than a period is skipped, not made up in a burst.
 
+// The models fire by hand, and only their tests do: the thread's parts go unused there.
+#![cfg_attr(any(loom, shuttle), allow(dead_code))]
+
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use parking_lot::{Condvar, Mutex, MutexGuard};
+#[cfg(not(any(loom, shuttle)))]
+use parking_lot::{Condvar, MutexGuard};
+
+use crate::sync::Mutex;
 
 use super::wheel::{Key, Wheel};
 
@@ -100,6 +108,8 @@ enum Firing {
 pub(crate) struct Inner {
     origin: Instant,
     state: Mutex<State>,
+    /// Wakes the thread (the models have no thread: they fire by hand).
+    #[cfg(not(any(loom, shuttle)))]
     wake: Condvar,
 }
 
@@ -144,6 +154,7 @@ impl TimerService {
                     started: false,
                     shut: false,
                 }),
+                #[cfg(not(any(loom, shuttle)))]
                 wake: Condvar::new(),
             }),
             thread: Mutex::new(None),
@@ -197,6 +208,7 @@ impl TimerService {
         if state.sleeping_until.is_some_and(|t| tick < t) {
             // The thread sleeps past this timer: it looks again, and sleeps less.
             state.sleeping_until = None;
+            #[cfg(not(any(loom, shuttle)))]
             self.inner.wake.notify_one();
         }
         drop(state);
@@ -217,6 +229,11 @@ impl TimerService {
         }
     }
 
+    /// The models drive the service by hand ([`Inner::fire_due`]): no thread.
+    #[cfg(any(loom, shuttle))]
+    fn start_thread(&self) {}
+
+    #[cfg(not(any(loom, shuttle)))]
     #[cold]
     fn start_thread(&self) {
         let inner = Arc::clone(&self.inner);
@@ -240,6 +257,7 @@ impl TimerService {
         let old = {
             let mut state = self.inner.state.lock();
             state.shut = true;
+            #[cfg(not(any(loom, shuttle)))]
             self.inner.wake.notify_one();
             std::mem::replace(&mut state.wheel, Wheel::new())
         };
@@ -247,7 +265,8 @@ impl TimerService {
         drop(old);
         if let Some(thread) = self.thread.lock().take() {
             if thread.thread().id() != std::thread::current().id() {
-                // The thread catches nothing: actions are sends, which do not panic.
+                // The thread never panics: the actions catch their own panics, and
+                // `fire` catches any that escapes.
                 let _ = thread.join();
             }
         }
@@ -268,22 +287,21 @@ impl Inner {
     }
 
     /// The tick the clock is in.
+    #[cfg(not(any(loom, shuttle)))]
     fn now_tick(&self) -> u64 {
         let since = u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX);
         since / NANOS_PER_TICK
     }
 
     /// The timer thread: fire what is due, sleep until the next tick, repeat.
+    #[cfg(not(any(loom, shuttle)))]
     fn run(self: Arc<Self>) {
-        let mut firing = Vec::new();
-        let mut state = self.state.lock();
+        let mut state = self.state.raw().lock();
         while !state.shut {
             let now = self.now_tick();
-            while let Some(key) = state.wheel.poll(now) {
-                firing.push(take_due(&mut state.wheel, key));
-            }
+            let firing = take_all_due(&mut state.wheel, now);
             if !firing.is_empty() {
-                self.fire(&mut state, &mut firing);
+                MutexGuard::unlocked(&mut state, || self.fire(firing));
                 continue;
             }
             let next = state.wheel.next_tick().unwrap_or(u64::MAX);
@@ -305,57 +323,83 @@ impl Inner {
         }
     }
 
-    /// Fires what the thread took out of the wheel, outside the lock, then puts the
-    /// periodic timers that go on back in.
-    fn fire(&self, state: &mut MutexGuard<'_, State>, firing: &mut Vec<Firing>) {
+    /// One step of the thread, for the models: takes out and fires what is due at tick
+    /// `now`.
+    #[cfg(any(loom, shuttle))]
+    pub(crate) fn fire_due(&self, now: u64) {
+        let firing = {
+            let mut state = self.state.lock();
+            take_all_due(&mut state.wheel, now)
+        };
+        self.fire(firing);
+    }
+
+    /// Fires what the thread took out of the wheel, with no lock held, then puts the
+    /// periodic timers that go on back in (under the lock again).
+    fn fire(&self, firing: Vec<Firing>) {
         let mut again = Vec::new();
-        MutexGuard::unlocked(state, || {
-            for f in firing.drain(..) {
-                match f {
-                    Firing::Once(action) => {
-                        crate::trace::timer_fired(false);
-                        action()
-                    }
-                    Firing::Every(key, mut action) => {
-                        crate::trace::timer_fired(true);
-                        let go_on = action();
-                        again.push((key, action, go_on));
-                    }
+        for f in firing {
+            // An action catches and reports the panics of the user code it runs
+            // (`crate::actor::timers`); one that escapes all the same ends that timer
+            // and no other: the thread serves every timer of the system.
+            match f {
+                Firing::Once(action) => {
+                    crate::trace::timer_fired(false);
+                    let _ = panic::catch_unwind(AssertUnwindSafe(action));
+                }
+                Firing::Every(key, mut action) => {
+                    crate::trace::timer_fired(true);
+                    let go_on = panic::catch_unwind(AssertUnwindSafe(&mut action));
+                    again.push((key, action, go_on.unwrap_or(false)));
                 }
             }
-        });
+        }
+        if again.is_empty() {
+            return;
+        }
         let now = u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX);
         let mut ended = Vec::new();
-        for (key, action, go_on) in again {
-            let Some(timer) = state.wheel.get_mut(key) else {
-                // Shut down meanwhile (the wheel was replaced).
-                ended.push(action);
-                continue;
-            };
-            let Kind::Every {
-                period,
-                due,
-                action: slot,
-            } = &mut timer.kind
-            else {
-                unreachable!("a periodic timer stays periodic");
-            };
-            if !go_on || timer.cancelled {
-                ended.push(action);
-                state.wheel.remove(key);
-                continue;
+        {
+            let mut state = self.state.lock();
+            for (key, action, go_on) in again {
+                let Some(timer) = state.wheel.get_mut(key) else {
+                    // Shut down meanwhile (the wheel was replaced).
+                    ended.push(action);
+                    continue;
+                };
+                let Kind::Every {
+                    period,
+                    due,
+                    action: slot,
+                } = &mut timer.kind
+                else {
+                    unreachable!("a periodic timer stays periodic");
+                };
+                if !go_on || timer.cancelled {
+                    ended.push(action);
+                    state.wheel.remove(key);
+                    continue;
+                }
+                // The next deadline one period on, skipping any the thread missed.
+                let behind = now.saturating_sub(*due);
+                *due = due.saturating_add(period.saturating_mul(behind / *period + 1));
+                *slot = Some(action);
+                let tick = ticks_up(*due);
+                state.wheel.reinsert(key, tick);
             }
-            // The next deadline one period on, skipping any the thread missed.
-            let behind = now.saturating_sub(*due);
-            *due = due.saturating_add(period.saturating_mul(behind / *period + 1));
-            *slot = Some(action);
-            let tick = ticks_up(*due);
-            state.wheel.reinsert(key, tick);
         }
-        if !ended.is_empty() {
-            MutexGuard::unlocked(state, || drop(ended));
-        }
+        // Actions hold addresses and messages: dropped with no lock held.
+        drop(ended);
     }
+}
+
+/// Takes every timer due at or before tick `now` out of the wheel (see [`take_due`]).
+fn take_all_due(wheel: &mut Wheel<Timer>, now: u64) -> Vec<Firing> {
+    let mut firing = Vec::new();
+    while let Some(key) = wheel.poll(now) {
+        firing.push(take_due(wheel, key));
+    }
+    firing
 }
 
 /// Takes a due timer's action out of the wheel: a one-shot timer leaves it, a periodic one
@@ -415,5 +459,68 @@ impl TimerRef {
         };
         let state = inner.state.lock();
         state.wheel.get(key).is_some_and(|t| !t.cancelled)
+    }
+}
+
+#[cfg(all(test, shuttle))]
+mod shuttle_models {
+    //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
+    //! shuttle_models` (see `crate::sync`, "Schedules that replay").
+    use super::*;
+    use shuttle::sync::atomic::{AtomicUsize, Ordering};
+    use shuttle::thread;
+
+    /// Far enough past every timer set here: all are due.
+    const LATER: u64 = 1_000_000;
+
+    /// A cancel racing the thread firing a one-shot timer and a periodic one: exactly
+    /// one of them takes the one-shot timer's action, and a periodic timer whose cancel
+    /// returned `true` fires no more (beyond the firing under way).
+    #[test]
+    fn a_cancel_racing_the_firing_takes_the_timer_once() {
+        crate::sync::explore("a_cancel_racing_the_firing_takes_the_timer_once", || {
+            let service = TimerService::new();
+            let (once, every) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            let one = {
+                let once = Arc::clone(&once);
+                service.once(
+                    Duration::from_millis(1),
+                    Box::new(move || {
+                        once.fetch_add(1, Ordering::SeqCst);
+                    }),
+                )
+            };
+            let periodic = {
+                let every = Arc::clone(&every);
+                service.every(
+                    Duration::from_millis(1),
+                    Box::new(move || {
+                        every.fetch_add(1, Ordering::SeqCst);
+                        true
+                    }),
+                )
+            };
+            let inner = Arc::clone(&service.inner);
+            let firing = thread::spawn(move || {
+                inner.fire_due(LATER);
+                inner.fire_due(2 * LATER);
+            });
+            let cancelled_once = one.cancel();
+            let cancelled_every = periodic.cancel();
+            let fired_at_cancel = every.load(Ordering::SeqCst);
+            firing.join().unwrap();
+            assert_eq!(
+                once.load(Ordering::SeqCst) + usize::from(cancelled_once),
+                1,
+                "a one-shot timer fired and was cancelled, or neither"
+            );
+            assert!(cancelled_every, "a running periodic timer is cancelled");
+            service.inner.fire_due(3 * LATER);
+            assert!(
+                every.load(Ordering::SeqCst) <= fired_at_cancel + 1,
+                "a cancelled periodic timer fired on"
+            );
+            assert_eq!(service.pending(), 0, "nothing is left in the wheel");
+        });
     }
 }

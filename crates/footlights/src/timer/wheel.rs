@@ -182,6 +182,7 @@ impl<T> Wheel<T> {
 
     /// The next tick at which [`Wheel::poll`] has something to do: now, if a timer is due,
     /// else the start of the next occupied slot; `None` if no timer is linked.
+    #[cfg_attr(any(loom, shuttle), allow(dead_code))] // the models have no thread to sleep
     pub(crate) fn next_tick(&self) -> Option<u64> {
         if self.heads[DUE] != NIL {
             return Some(self.elapsed);
