@@ -139,10 +139,11 @@
 //! | layer | knows | what it is |
 //! |---|---|---|
 //! | `trace` | nothing | the runtime's events for the `tracing` feature (spawn, stop, restart, panic, supervision, dead letters, timers); empty without it |
-//! | `sync`, `rng`, `metrics`, [`reply`] | nothing | atomics and locks swapped for loom's or shuttle's in model checks; a cheap random generator; per-worker counters; reply slots |
+//! | `sync`, `rng`, `metrics` | nothing | atomics and locks swapped for loom's or shuttle's in model checks; a cheap random generator; per-worker counters |
+//! | [`reply`] | `sync` | reply slots: one answer, from one thread to another |
 //! | `counted` | nothing | counted references to an `Arc` whose counts a worker takes and gives back in bulk (the system's shared state, held by every cell) |
 //! | `mailbox` | `sync` | the lock-free queue and its idle and closed bits; beside it, a bounded mailbox's count of messages and its waiting senders (`mailbox/capacity.rs`) |
-//! | [`timer`] | `trace` | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
+//! | [`timer`] | `sync`, `trace` | the one timer service of a system: a hierarchical timing wheel and the thread that fires it; a timer's action is a closure |
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered on an actor's first turn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
 //! | `cell` | `mailbox`, `census`, `task`, `sync`, `trace` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
@@ -154,7 +155,7 @@
 //! | `registry` | nothing | a system's names: name to type-erased address, under one lock; the typed side is in `actor` |
 //! | `runtime` | `cell`, `mailbox`, `census`, `counted`, `scheduler`, `placement`, `timer`, `reactor`, `registry`, `trace` | the state an actor shares with its system, and the glue on the spawn and send paths |
 //! | `actor` | `runtime`, `cell`, `mailbox`, `census`, `counted`, `placement`, `reply`, `timer`, `registry` | the public [`Actor`], [`Context`] and [`Addr`]; it binds every `Actor` to the cell's `Behaviour`; its timers (`send_after`, intervals, the ask timeout) give the timer service closures that send; [`Handler`] and [`Recipient`]; names, typed |
-//! | [`supervision`] | `actor`, `runtime`, `cell`, `placement`, `reply`, `trace` | supervisors over groups of children: strategies, restart policies, intensity, trees of supervisors |
+//! | [`supervision`] | `actor`, `runtime`, `cell`, `placement`, `reply`, `sync`, `trace` | supervisors over groups of children: strategies, restart policies, intensity, trees of supervisors |
 //! | `system` | everything below it | [`System`] and its [`Builder`]: assembles the layers and starts the threads |
 //!
 //! The traits through which lower layers call up are `task::Run` and `task::Schedule`
