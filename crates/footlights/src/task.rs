@@ -38,7 +38,8 @@ pub(crate) enum TurnEnd {
     /// The actor is muted: a yielding send found a full mailbox. The scheduler calls
     /// [`Run::wait`] next.
     Wait,
-    /// The batch was used up: the actor may have more to do and goes back in a run queue.
+    /// The batch was used up, or a handler yielded: the actor may have more to do and goes
+    /// back in a run queue, at its back.
     Yield,
     /// The mailbox looked empty: the scheduler tries [`Run::mark_idle`].
     Empty,

@@ -90,6 +90,71 @@ impl<'a, A: Actor> Context<'a, A> {
         self.halt = Halt::Stop;
     }
 
+    /// Lets the actors waiting to run go first: this actor's turn ends when the running
+    /// handler returns, and if its mailbox holds more messages it goes to the back of its
+    /// worker's run queue, behind every actor already waiting there (those this handler
+    /// woke by its sends included), and handles the next one after them. With an empty
+    /// mailbox it simply goes idle, as at the end of any turn. Nothing is reordered in its
+    /// own mailbox, and the handler itself runs to its end.
+    ///
+    /// This is Go's `runtime.Gosched()` and Erlang's `erlang:yield()` for an actor. A turn
+    /// otherwise takes up to a batch of messages ([`crate::Builder::batch`]), and an actor
+    /// woken by a send may run right after its sender: so a loop of actors that answer each
+    /// other at once (a retry on refusal, a poll) can keep a worker while the actor that
+    /// would end the loop waits its turn. An actor in such a loop that yields after each
+    /// step runs one step per round of its worker's queue instead (see the `barber`
+    /// benchmark of `footlights-suite`). [`Context::stop`] and a muting
+    /// [`Context::send`] win over a yield. On several workers, the actors behind which this
+    /// one goes are its own worker's: others may run it sooner.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use footlights::{Actor, Addr, Context, System};
+    ///
+    /// type Log = Arc<Mutex<Vec<&'static str>>>;
+    ///
+    /// struct Other { log: Log }
+    /// impl Actor for Other {
+    ///     type Msg = ();
+    ///     fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+    ///         self.log.lock().unwrap().push("other");
+    ///     }
+    /// }
+    ///
+    /// /// Sends itself three messages; after the first it wakes `other` and yields to it.
+    /// struct Polite { log: Log, other: Addr<Other> }
+    /// impl Actor for Polite {
+    ///     type Msg = &'static str;
+    ///     fn started(&mut self, ctx: &mut Context<Self>) {
+    ///         for step in ["first", "second", "third"] {
+    ///             let _ = ctx.addr().send(step);
+    ///         }
+    ///     }
+    ///     fn handle(&mut self, ctx: &mut Context<Self>, step: &'static str) {
+    ///         self.log.lock().unwrap().push(step);
+    ///         if step == "first" {
+    ///             let _ = self.other.send(());
+    ///             ctx.yield_now();
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let system = System::builder().threads(1).build()?;
+    /// let log = Log::default();
+    /// let other = system.spawn(Other { log: log.clone() });
+    /// drop(system.spawn(Polite { log: log.clone(), other }));
+    /// system.wait_quiescent();
+    /// // Without the yield, "other" would come last: the turn would take all three.
+    /// assert_eq!(*log.lock().unwrap(), ["first", "other", "second", "third"]);
+    /// # Ok(()) }
+    /// ```
+    pub fn yield_now(&mut self) {
+        if self.halt == Halt::Go {
+            self.halt = Halt::Yield;
+        }
+    }
+
     /// Whether [`Context::stop`] was called (or the actor is stopping).
     pub fn is_stopping(&self) -> bool {
         self.halt == Halt::Stop

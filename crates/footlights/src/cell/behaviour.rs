@@ -72,10 +72,15 @@ pub(crate) struct Turn<'a, N> {
 pub(crate) enum Halt {
     /// It goes on.
     Go,
+    /// The handler yielded ([`crate::Context::yield_now`]): the turn ends, and the actor,
+    /// if its mailbox holds more, goes to the back of its run queue. A mute or a stop
+    /// wins over it.
+    Yield,
     /// The actor is muted: a yielding send found a full mailbox (see [`super::mute`]).
     /// The turn ends, and the actor waits until that mailbox has drained.
     Mute,
-    /// The actor stops ([`crate::Context::stop`]); this wins over [`Halt::Mute`].
+    /// The actor stops ([`crate::Context::stop`]); this wins over [`Halt::Mute`] and
+    /// [`Halt::Yield`].
     Stop,
 }
 

@@ -125,10 +125,30 @@ impl<B: Behaviour> ActorCell<B> {
 
 impl Halt {
     /// Mutes the actor after the running hook (a yielding send found a full mailbox),
-    /// unless it is stopping, which wins.
+    /// unless it is stopping, which wins; a mute wins over a yield (a muted actor must
+    /// wait, not go back in a run queue).
     pub(crate) fn mute(&mut self) {
-        if *self == Halt::Go {
+        if matches!(*self, Halt::Go | Halt::Yield) {
             *self = Halt::Mute;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Halt;
+
+    #[test]
+    fn a_mute_wins_over_a_yield_and_loses_to_a_stop() {
+        for (before, after) in [
+            (Halt::Go, Halt::Mute),
+            (Halt::Yield, Halt::Mute),
+            (Halt::Mute, Halt::Mute),
+            (Halt::Stop, Halt::Stop),
+        ] {
+            let mut halt = before;
+            halt.mute();
+            assert_eq!(halt, after, "muting {before:?}");
         }
     }
 }

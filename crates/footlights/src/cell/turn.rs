@@ -16,14 +16,15 @@
 //!    first ([`super::lifecycle`]), so no message is handled once the kill is seen.
 //! 2. [`TurnEnd::Wait`]: a hook's yielding send found a full mailbox; the actor is muted
 //!    ([`super::mute`]).
-//! 3. [`TurnEnd::Yield`]: the batch was used up; the actor may have more to do.
+//! 3. [`TurnEnd::Yield`]: the batch was used up, or a hook yielded
+//!    ([`crate::Context::yield_now`]) with more envelopes waiting; the actor has more to do.
 //! 4. [`TurnEnd::Empty`]: the mailbox looked empty.
 //!
 //! The scheduler acts on the end: it stops the actor ([`super::stop`]), hands it to the
 //! mailbox it waits on, puts it back at the end of a run queue (Encore and Pony's fairness
 //! rule), or tries to mark its mailbox idle (which fails only if a push is halfway
 //! through; then it stays scheduled). One byte of the turn ([`Halt`]) says whether it goes
-//! on after a hook, so stopping and muting cost one test per envelope together.
+//! on after a hook, so stopping, muting and yielding cost one test per envelope together.
 //!
 //! A bounded mailbox's message is uncounted ([`crate::mailbox::capacity`]) as soon as it
 //! is popped, before the handler runs. The turn takes one of two loops, chosen by the
@@ -161,6 +162,10 @@ impl<B: Behaviour> ActorCell<B> {
                 Envelope::Signal(signal) => self.signal(signal, turn),
             }
             if turn.halt != Halt::Go {
+                if turn.halt == Halt::Yield && mailbox.is_empty() {
+                    // Nothing to go to the back of the queue with.
+                    return TurnEnd::Empty;
+                }
                 return turn.halt.end();
             }
             if *taken >= batch {
@@ -254,6 +259,7 @@ impl Halt {
         match self {
             Halt::Stop => TurnEnd::Stop,
             Halt::Mute => TurnEnd::Wait,
+            Halt::Yield => TurnEnd::Yield,
             Halt::Go => unreachable!("the turn goes on"),
         }
     }
