@@ -59,8 +59,7 @@ fn steps(polite: bool) -> Vec<&'static str> {
         polite,
     }));
     system.wait_quiescent();
-    let steps = log.lock().unwrap().clone();
-    steps
+    log.lock().unwrap().clone()
 }
 
 #[test]
