@@ -24,6 +24,10 @@
 //! Shuttle sees only what goes through this module: the models use the runtime's
 //! protocols on these atomics and locks, with stand-ins for the parts around them (a
 //! plain table for the registry, a counter for a scheduled actor), as the loom models do.
+//! The scheduler's work-stealing queues ([`deque`]) and parkers ([`Parker`],
+//! [`Unparker`]) come from here too: crossbeam's, or stand-ins on shuttle's locks in the
+//! shuttle build, where small soak programs run the runtime's mailboxes on them (the
+//! `soak` module; `docs/soak.md` says what runs and what cannot).
 
 pub(crate) mod deque;
 mod parker;
