@@ -152,7 +152,7 @@ mod shuttle_models {
     impl Run {
         /// Notes how token `id` ended; ends the run after the last.
         fn end(&self, id: usize, how: End) {
-            let before = std::mem::replace(&mut self.ended.lock()[id], Some(how));
+            let before = self.ended.lock()[id].replace(how);
             assert_eq!(
                 before, None,
                 "token {id} ended twice: {before:?}, then {how:?}"
