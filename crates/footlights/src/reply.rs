@@ -295,16 +295,43 @@ mod shuttle_models {
     //! Run with `RUSTFLAGS="--cfg shuttle" cargo test -p footlights --lib --release
     //! shuttle_models` (see `crate::sync`, "Schedules that replay").
     use super::*;
-    use shuttle::sync::atomic::{AtomicUsize, Ordering};
+    use shuttle::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use shuttle::thread;
 
+    /// A waker that notes it was woken.
+    struct Flag(AtomicBool);
+
+    impl std::task::Wake for Flag {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Awaits `reply` as an executor would: polls, and after a `Pending` polls again only
+    /// once the waker it gave was woken (a lost wake-up leaves it spinning until shuttle's
+    /// bound on a run's steps fails it).
+    fn poll_until_ready(mut reply: Reply<u32>) -> Result<u32, Canceled> {
+        let flag = Arc::new(Flag(AtomicBool::new(false)));
+        let waker = Waker::from(Arc::clone(&flag));
+        let mut cx = std::task::Context::from_waker(&waker);
+        loop {
+            if let Poll::Ready(outcome) = Pin::new(&mut reply).poll(&mut cx) {
+                return outcome;
+            }
+            while !flag.0.swap(false, Ordering::SeqCst) {
+                thread::yield_now();
+            }
+        }
+    }
+
     /// The answer (or its cancel) races the asker continuing on the reply, waiting on it,
-    /// or dropping it: a continuation runs exactly once, a wait gets the outcome, and a
-    /// value the asker takes never comes back to the answerer too.
+    /// awaiting it as a future, or dropping it: a continuation runs exactly once, a wait
+    /// and a future get the outcome (a future's waker is woken), and a value the asker
+    /// takes never comes back to the answerer too.
     #[test]
     fn an_answer_racing_the_asker_ends_once() {
         crate::sync::explore("an_answer_racing_the_asker_ends_once", || {
-            for asker in 0..3 {
+            for asker in 0..4 {
                 for answers in [true, false] {
                     let (reply_to, reply) = pair::<u32>();
                     let answerer = thread::spawn(move || {
@@ -327,6 +354,10 @@ mod shuttle_models {
                         }
                         1 => {
                             assert_eq!(reply.wait().is_ok(), answers);
+                            true
+                        }
+                        2 => {
+                            assert_eq!(poll_until_ready(reply).is_ok(), answers);
                             true
                         }
                         _ => {

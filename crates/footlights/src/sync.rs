@@ -24,6 +24,17 @@
 //! Shuttle sees only what goes through this module: the models use the runtime's
 //! protocols on these atomics and locks, with stand-ins for the parts around them (a
 //! plain table for the registry, a counter for a scheduled actor), as the loom models do.
+//! The scheduler's work-stealing queues ([`deque`]) and parkers ([`Parker`],
+//! [`Unparker`]) come from here too: crossbeam's, or stand-ins on shuttle's locks in the
+//! shuttle build, where small soak programs run the runtime's mailboxes on them (the
+//! `soak` module; `docs/soak.md` says what runs and what cannot).
+
+pub(crate) mod deque;
+mod parker;
+#[cfg(all(test, shuttle))]
+mod soak;
+
+pub(crate) use parker::{Parker, Unparker};
 
 #[cfg(all(loom, shuttle))]
 compile_error!("--cfg loom and --cfg shuttle are two different checkers: choose one");
@@ -90,6 +101,20 @@ pub(crate) fn yield_now() {
 /// schedules of each kind (1000 unless set).
 #[cfg(all(test, shuttle))]
 pub(crate) fn explore(name: &str, model: impl Fn() + Send + Sync + 'static) {
+    explore_with(name, "", 1000, model);
+}
+
+/// As [`explore`], for a model that takes more than a schedule to name a run: `replay`
+/// (environment assignments, each followed by a space) goes before the command a failure
+/// prints, and `iterations` is how many schedules of each kind to run unless
+/// `FOOTLIGHTS_SHUTTLE_ITERATIONS` says.
+#[cfg(all(test, shuttle))]
+pub(crate) fn explore_with(
+    name: &str,
+    replay: &str,
+    iterations: usize,
+    model: impl Fn() + Send + Sync + 'static,
+) {
     use shuttle::scheduler::{PctScheduler, RandomScheduler};
     use shuttle::{Config, Runner};
     let model = std::sync::Arc::new(model);
@@ -99,7 +124,7 @@ pub(crate) fn explore(name: &str, model: impl Fn() + Send + Sync + 'static) {
                 .unwrap_or_else(|_| panic!("{var}={v:?}: not a whole number"))
         })
     };
-    let iterations = number("FOOTLIGHTS_SHUTTLE_ITERATIONS").unwrap_or(1000) as usize;
+    let iterations = number("FOOTLIGHTS_SHUTTLE_ITERATIONS").map_or(iterations, |n| n as usize);
     let pct = std::env::var("FOOTLIGHTS_SHUTTLE").is_ok_and(|v| v == "pct");
     let run = |seed: u64, pct: bool, iterations: usize| {
         let m = std::sync::Arc::clone(&model);
@@ -121,7 +146,7 @@ pub(crate) fn explore(name: &str, model: impl Fn() + Send + Sync + 'static) {
         if let Err(panic) = outcome {
             let kind = if pct { "FOOTLIGHTS_SHUTTLE=pct " } else { "" };
             eprintln!(
-                "shuttle model {name} failed; replay: {kind}FOOTLIGHTS_SHUTTLE_SEED={seed} \
+                "shuttle model {name} failed; replay: {replay}{kind}FOOTLIGHTS_SHUTTLE_SEED={seed} \
                  FOOTLIGHTS_SHUTTLE_ITERATIONS=1 RUSTFLAGS=\"--cfg shuttle\" \
                  CARGO_TARGET_DIR=target/shuttle cargo test -p footlights --lib --release {name}"
             );

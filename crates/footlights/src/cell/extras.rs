@@ -23,11 +23,11 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::ptr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::ties::Ties;
 use super::{ActorCell, Behaviour};
 use crate::mailbox::capacity::Capacity;
+use crate::sync::{AtomicPtr, Ordering};
 
 /// An actor's occasional state, for an actor whose messages are `M` and whose state is
 /// `S`; see the module documentation.
@@ -124,7 +124,9 @@ impl<M, S> Extras<M, S> {
 
 impl<M, S> Drop for ExtrasPtr<M, S> {
     fn drop(&mut self) {
-        let extras = *self.0.get_mut();
+        // A plain load (`&mut self`: nobody else holds the cell); loom's pointers have no
+        // `get_mut`.
+        let extras = self.0.load(Ordering::Relaxed);
         if !extras.is_null() {
             // SAFETY: made by `Box::into_raw` (here or in `own`), and nobody else holds the
             // cell any more.
@@ -171,5 +173,38 @@ impl<B: Behaviour> ActorCell<B> {
         self.extras
             .get(Ordering::Acquire)
             .map(|e| unsafe { &mut *e.own.get() })
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_models {
+    //! Run with `RUSTFLAGS="--cfg loom" cargo test -p footlights --lib --release loom_models`.
+    use super::*;
+    use loom::sync::Arc;
+    use loom::thread;
+
+    /// Two threads need an actor's box at once (two watchers of an actor that had none):
+    /// one compare-and-swap publishes a box, and both get that one, through which each
+    /// registers in the same ties; the loser's own box is freed.
+    #[test]
+    fn two_threads_making_the_box_get_the_same_one() {
+        loom::model(|| {
+            let extras = Arc::new(ExtrasPtr::<(), ()>::new(None));
+            let other = {
+                let extras = Arc::clone(&extras);
+                thread::spawn(move || ptr::from_ref(extras.get_or_make()) as usize)
+            };
+            let mine = ptr::from_ref(extras.get_or_make()) as usize;
+            let theirs = other.join().unwrap();
+            assert_eq!(mine, theirs, "two boxes were published");
+            let now = extras
+                .get(Ordering::SeqCst)
+                .map(|e| ptr::from_ref(e) as usize);
+            assert_eq!(
+                now,
+                Some(mine),
+                "the pointer changed after it was published"
+            );
+        });
     }
 }

@@ -359,4 +359,86 @@ mod shuttle_models {
             );
         });
     }
+
+    /// The stop's part on real ties, as the cell's `tell_watchers` runs it: under the
+    /// actor's lock, note the reason and take every watcher and undo out; then, with no
+    /// lock held, run the undos and tell the watchers.
+    fn stop(ties: &Ties<(), ()>) {
+        let (watchers, undos) = {
+            let mut inner = ties.inner.lock();
+            inner.gone = Some(ExitReason::Stopped);
+            let undos: Vec<Undo> = std::mem::take(&mut inner.watching)
+                .into_iter()
+                .map(|(_, undo)| undo)
+                .collect();
+            (std::mem::take(&mut inner.watchers), undos)
+        };
+        for undo in undos {
+            undo();
+        }
+        for tie in watchers {
+            (tie.notify)(&ExitReason::Stopped);
+        }
+    }
+
+    /// `watcher` monitors `target`, as `Context::monitor` sets it up: the tie in the
+    /// target's ties, and in the watcher's an undo that takes it out again (the cell's
+    /// `untie`) under the target's lock.
+    fn monitor(
+        watcher: &Ties<(), ()>,
+        target: &Arc<Ties<(), ()>>,
+        id: u64,
+        told: Arc<AtomicUsize>,
+    ) {
+        target.inner.lock().watchers.push(Tie {
+            id,
+            peer: ActorId(0),
+            kind: Kind::Monitor,
+            notify: Box::new(move |_| {
+                told.fetch_add(1, Ordering::SeqCst);
+            }),
+        });
+        let target = Arc::clone(target);
+        let undo: Undo = Box::new(move || {
+            let mut inner = target.inner.lock();
+            let at = inner.watchers.iter().position(|t| t.id == id);
+            let tie = at.map(|at| inner.watchers.swap_remove(at));
+            drop(inner);
+            drop(tie);
+        });
+        watcher.inner.lock().watching.push((id, undo));
+    }
+
+    /// Two actors that monitor each other stop at once: each stop takes its own ties
+    /// under its own lock and then takes its monitor out of the other under the other's,
+    /// never holding both (a stop that ran its undos under its own lock would deadlock
+    /// here, which shuttle reports). Each is told of the other at most once, and both end
+    /// with no tie left.
+    #[test]
+    fn actors_watching_each_other_stop_at_once() {
+        crate::sync::explore("actors_watching_each_other_stop_at_once", || {
+            let (a, b) = (
+                Arc::new(Ties::<(), ()>::new()),
+                Arc::new(Ties::<(), ()>::new()),
+            );
+            let (told_a, told_b) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            monitor(&a, &b, 1, Arc::clone(&told_a));
+            monitor(&b, &a, 2, Arc::clone(&told_b));
+            let other = {
+                let b = Arc::clone(&b);
+                thread::spawn(move || stop(&b))
+            };
+            stop(&a);
+            other.join().unwrap();
+            assert!(told_a.load(Ordering::SeqCst) <= 1, "a was told twice");
+            assert!(told_b.load(Ordering::SeqCst) <= 1, "b was told twice");
+            for ties in [&a, &b] {
+                let inner = ties.inner.lock();
+                assert!(
+                    inner.watchers.is_empty() && inner.watching.is_empty(),
+                    "a tie was left"
+                );
+            }
+        });
+    }
 }

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 
-use crossbeam_utils::sync::Parker;
+use crate::sync::Parker;
 use parking_lot::{Mutex, MutexGuard};
 
 use super::Scheduler;

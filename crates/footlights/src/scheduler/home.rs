@@ -25,7 +25,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use parking_lot::Mutex;
+use crate::sync::Mutex;
 
 use super::Task;
 use super::group::Group;

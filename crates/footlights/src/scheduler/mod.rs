@@ -97,9 +97,9 @@ pub(crate) mod worker;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crossbeam_deque::{Injector, Stealer};
+use crate::sync::Parker;
+use crate::sync::deque::{self as crossbeam_deque, Injector, Stealer};
 use crossbeam_utils::CachePadded;
-use crossbeam_utils::sync::Parker;
 
 use crate::metrics::{ExternalStats, WorkerStats, bump};
 use dedicated::Dedicated;

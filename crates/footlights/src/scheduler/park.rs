@@ -102,8 +102,8 @@
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
-use crossbeam_utils::sync::Unparker;
-use parking_lot::Mutex;
+use crate::sync::Mutex;
+use crate::sync::Unparker;
 
 use super::pace::Yardstick;
 use super::start::Starter;

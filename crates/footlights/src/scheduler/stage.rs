@@ -17,9 +17,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crossbeam_deque::{Injector, Steal};
+use crate::sync::Unparker;
+use crate::sync::deque::{Injector, Steal};
 use crossbeam_utils::CachePadded;
-use crossbeam_utils::sync::Unparker;
 
 use super::Task;
 use crate::metrics::WorkerStats;

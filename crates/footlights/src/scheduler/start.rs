@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
-use parking_lot::Mutex;
+use crate::sync::Mutex;
 
 use super::worker::Worker;
 use super::{Scheduler, WorkerSeed};

@@ -90,8 +90,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crossbeam_deque::Steal;
-use crossbeam_utils::sync::Parker;
+use crate::sync::Parker;
+use crate::sync::deque::{self as crossbeam_deque, Steal};
 
 use super::flood::Flood;
 use super::group;

@@ -443,4 +443,54 @@ mod shuttle_models {
             assert!(restarted >= 2 * n, "each restart restarts the siblings");
         });
     }
+
+    /// A child fails at once as it is added (its first turn ran on another worker before
+    /// `add` returned) while an older one-for-all sibling fails: the new child's restart
+    /// waits for the lock `add` holds, so it finds itself in the group and restarts both
+    /// older siblings; the older failure restarts the new child or not, by which came
+    /// first, and never deadlocks.
+    #[test]
+    fn a_child_failing_as_it_is_added_finds_itself() {
+        crate::sync::explore("a_child_failing_as_it_is_added_finds_itself", || {
+            let hour = Duration::from_secs(3600);
+            let group = Arc::new(Group::root(Strategy::OneForAll, Intensity::new(1000, hour)));
+            let (one, two) = (add(&group, 1), add(&group, 2));
+            let now = std::time::Instant::now();
+            let three = Arc::new(AtomicUsize::new(0));
+            let adder = {
+                let (group, three) = (Arc::clone(&group), Arc::clone(&three));
+                thread::spawn(move || {
+                    let child = Arc::new(Counted(three));
+                    let failed = group.add(|| {
+                        // Spawned under the lock; its first turn fails on another thread.
+                        let g = Arc::clone(&group);
+                        let failing = thread::spawn(move || g.restart(3, now));
+                        let policy = Restart::Permanent;
+                        (
+                            Entry {
+                                key: 3,
+                                policy,
+                                child,
+                            },
+                            failing,
+                        )
+                    });
+                    failed.join().unwrap()
+                })
+            };
+            assert!(group.restart(1, now), "the older child restarts");
+            assert!(adder.join().unwrap(), "the new child restarts");
+            assert_eq!(
+                one.load(Ordering::SeqCst),
+                1,
+                "the new child's failure found it in the group and restarted its siblings"
+            );
+            assert_eq!(
+                two.load(Ordering::SeqCst),
+                2,
+                "both failures restarted child 2"
+            );
+            assert!(three.load(Ordering::SeqCst) <= 1);
+        });
+    }
 }

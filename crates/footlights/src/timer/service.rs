@@ -523,4 +523,70 @@ mod shuttle_models {
             assert_eq!(service.pending(), 0, "nothing is left in the wheel");
         });
     }
+
+    /// Counts the drops of what a timer's action holds (an actor's address, a message).
+    struct Held(Arc<AtomicUsize>);
+
+    impl Drop for Held {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// A shutdown races the thread firing a periodic timer (its action lent out) and a
+    /// one-shot one, while a third timer is set: every action is dropped exactly once
+    /// (the periodic one by the thread, which finds the wheel replaced, instead of being
+    /// put back), a timer set after the shutdown is dropped at once, and nothing stays
+    /// in the wheel.
+    #[test]
+    fn a_shutdown_racing_a_firing_drops_every_timer_once() {
+        crate::sync::explore("a_shutdown_racing_a_firing_drops_every_timer_once", || {
+            let service = Arc::new(TimerService::new());
+            let dropped = Arc::new(AtomicUsize::new(0));
+            let fired = Arc::new(AtomicUsize::new(0));
+            let periodic = {
+                let (held, fired) = (Held(Arc::clone(&dropped)), Arc::clone(&fired));
+                service.every(
+                    Duration::from_millis(1),
+                    Box::new(move || {
+                        let _ = &held;
+                        fired.fetch_add(1, Ordering::SeqCst);
+                        true
+                    }),
+                )
+            };
+            let once = {
+                let (held, fired) = (Held(Arc::clone(&dropped)), Arc::clone(&fired));
+                service.once(
+                    Duration::from_millis(1),
+                    Box::new(move || {
+                        drop(held);
+                        fired.fetch_add(1, Ordering::SeqCst);
+                    }),
+                )
+            };
+            let inner = Arc::clone(&service.inner);
+            let firing = thread::spawn(move || inner.fire_due(LATER));
+            let setter = {
+                let (service, held) = (Arc::clone(&service), Held(Arc::clone(&dropped)));
+                thread::spawn(move || {
+                    service.once(Duration::from_millis(1), Box::new(move || drop(held)))
+                })
+            };
+            service.shut_down();
+            firing.join().unwrap();
+            let late = setter.join().unwrap();
+            assert_eq!(
+                dropped.load(Ordering::SeqCst),
+                3,
+                "every action dropped once"
+            );
+            assert_eq!(service.pending(), 0, "nothing is left in the wheel");
+            assert!(!periodic.is_pending() && !once.is_pending() && !late.is_pending());
+            assert!(
+                fired.load(Ordering::SeqCst) <= 2,
+                "each timer fired at most once"
+            );
+        });
+    }
 }
