@@ -150,7 +150,7 @@
 //! | `scheduler` | `task`, `mailbox`, `counted`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
-//! | [`config`] | `placement` | settings from the builder, the environment and defaults |
+//! | [`config`] | `placement`, `scheduler` | settings from the builder, the environment and defaults; parsing a [`Governor`] |
 //! | `reactor` | nothing | with the `tokio` feature, the tokio runtime whose context futures inside actors are polled in |
 //! | `registry` | nothing | a system's names: name to type-erased address, under one lock; the typed side is in `actor` |
 //! | `runtime` | `cell`, `mailbox`, `census`, `counted`, `scheduler`, `placement`, `timer`, `reactor`, `registry`, `trace` | the state an actor shares with its system, and the glue on the spawn and send paths |
@@ -201,6 +201,7 @@ pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
 pub use registry::{LookupError, RegisterError};
 pub use reply::{Canceled, Reply, ReplyTo};
+pub use scheduler::{Governor, Rule};
 pub use system::{Builder, ShutdownReport, System};
 pub use timer::{TimerGuard, TimerHandle};
 

@@ -81,16 +81,16 @@
 //! actor scheduled). See [`quiescence`].
 
 pub(crate) mod dedicated;
-pub(crate) mod flood;
+pub(crate) mod governor;
 pub(crate) mod group;
 pub(crate) mod home;
-pub(crate) mod pace;
 pub(crate) mod park;
 pub(crate) mod probe;
 pub(crate) mod quiescence;
 pub(crate) mod scheduled;
 pub(crate) mod stage;
 pub(crate) mod start;
+pub(crate) mod waker;
 pub(crate) mod watch;
 pub(crate) mod worker;
 
@@ -103,6 +103,8 @@ use crossbeam_utils::sync::Parker;
 
 use crate::metrics::{ExternalStats, WorkerStats, bump};
 use dedicated::Dedicated;
+use governor::Policy;
+pub use governor::{Governor, Rule};
 pub use home::Site;
 pub(crate) use home::{Home, Target};
 use park::Sleepers;
@@ -111,6 +113,7 @@ use quiescence::Quiescence;
 pub(crate) use scheduled::{Runnable, Scheduled, Task};
 use stage::Stage;
 use start::Starter;
+use watch::Watch;
 pub use worker::INLINE_DEPTH;
 use worker::with_current as with_current_worker;
 
@@ -141,11 +144,19 @@ pub(crate) struct SchedulerConfig {
     /// The CPUs the process may run on: at most this many workers are awake for shared
     /// work at once (see [`park`], "As many awake as there are CPUs").
     pub(crate) cpus: usize,
+    /// Which adaptive rules apply ([`governor`]).
+    pub(crate) governor: Governor,
 }
 
 /// The run queues and counters shared by every worker of one system.
 pub(crate) struct Scheduler {
     pub(crate) kind: SchedulerKind,
+    /// Which adaptive rules apply, and what the governor keeps ([`governor`]).
+    pub(crate) policy: Policy,
+    /// What starts the workers that have no thread yet ([`start`]).
+    pub(crate) starter: Starter,
+    /// Which parked worker watches for work stranded behind a long turn ([`watch`]).
+    pub(crate) watch: Watch,
     /// What watches the workers, if anything (automatic placement).
     pub(crate) observer: Option<Arc<dyn Observer>>,
     pub(crate) injector: Injector<Task>,
@@ -194,26 +205,36 @@ impl Scheduler {
                 parker: Parker::new(),
             })
             .collect();
+        let unparkers = seeds.iter().map(|s| s.parker.unparker().clone()).collect();
+        let stages = seeds
+            .iter()
+            .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
+            .collect();
+        let stealers = seeds
+            .iter()
+            .map(|s| Stealers {
+                deque: s.queue.stealer(),
+                nursery: s.nursery.stealer(),
+            })
+            .collect();
+        // Without the CPU cap, every worker may be awake for shared work.
+        let active = if config.governor.has(Rule::Cap) {
+            config.cpus
+        } else {
+            config.threads
+        };
         let sched = Arc::new_cyclic(|me| Scheduler {
             kind: config.kind,
+            policy: Policy::new(config.governor),
+            starter: Starter::new(me.clone(), seeds, |sched, seed| {
+                worker::Worker::new(sched, seed).run();
+            }),
+            watch: Watch::new(),
             observer,
             injector: Injector::new(),
-            stealers: seeds
-                .iter()
-                .map(|s| Stealers {
-                    deque: s.queue.stealer(),
-                    nursery: s.nursery.stealer(),
-                })
-                .collect(),
-            stages: seeds
-                .iter()
-                .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
-                .collect(),
-            sleepers: Sleepers::new(
-                seeds.iter().map(|s| s.parker.unparker().clone()).collect(),
-                config.cpus,
-                Starter::new(me.clone(), seeds),
-            ),
+            stealers,
+            stages,
+            sleepers: Sleepers::new(unparkers, active),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
             dedicated: Dedicated::new(config.max_dedicated),
@@ -221,7 +242,10 @@ impl Scheduler {
             round_robin: AtomicUsize::new(0),
             batch: config.batch,
         });
-        if sched.kind == SchedulerKind::Steal && sched.threads() == 1 {
+        if sched.kind == SchedulerKind::Steal
+            && sched.threads() == 1
+            && sched.policy.rules.has(Rule::Fifo)
+        {
             // A lone work-stealing worker keeps plain FIFO order (see `worker`); automatic
             // placement may switch it to hand-off order.
             sched.stages[0].set_fifo(true);
@@ -257,14 +281,14 @@ impl Scheduler {
     /// `by` is the pushing worker's counters, if a worker pushes.
     pub(crate) fn push_stage(&self, k: usize, task: Task, by: Option<&WorkerStats>) {
         self.stages[k].inbox.push(task);
-        self.sleepers.notify(k, by);
+        self.notify(k, by);
     }
 
     /// Pushes a pool task onto the shared injector and wakes a worker; `by` as for
     /// [`Scheduler::push_stage`].
     pub(crate) fn push_shared(&self, task: Task, by: Option<&WorkerStats>) {
         self.injector.push(task);
-        self.sleepers.notify_one(by);
+        self.notify_one(by);
     }
 
     /// Schedules `task`, whose home said `site`, from wherever the caller is.
@@ -436,7 +460,7 @@ pub(crate) fn start_workers(
     sched: &Arc<Scheduler>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
     (0..sched.sleepers.active())
-        .map(|index| sched.sleepers.starter().start_now(index))
+        .map(|index| sched.starter.start_now(index))
         .collect()
 }
 
@@ -444,6 +468,6 @@ impl Scheduler {
     /// The pool workers' threads started since the system was built (shutdown: the caller
     /// joins them, after [`Scheduler::begin_shutdown`], which stops any more starting).
     pub(crate) fn take_lazy_threads(&self) -> Vec<std::thread::JoinHandle<()>> {
-        self.sleepers.starter().take_threads()
+        self.starter.take_threads()
     }
 }

@@ -88,18 +88,24 @@ use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_deque::Steal;
 use crossbeam_utils::sync::Parker;
 
-use super::flood::Flood;
+use super::governor::Rule;
+use super::governor::flood::Flood;
+use super::governor::pace::{Pace, Verdict};
+use super::governor::tunables::{
+    ABSORB_EVERY, INJECTOR_EVERY, LONG_TURN, NEXT_SLOT_STREAK, NURSERY_EVERY_MASK, NURSERY_PICK,
+    PACE_EVERY, PINNED_EVERY_MASK, RESCUE_COUNTS_AFTER, SATURATED_TURNS, SEARCH_ROUNDS,
+    SEARCHERS_OF_ACTIVE, WATCH_EVERY, WATCH_IDLE_MOST,
+};
 use super::group;
 use super::home::Home;
-use super::pace::{Pace, Verdict};
 use super::probe::Sampler;
 use super::stage::Stage;
-use super::watch::{Counts, Sightings, WATCH_EVERY, WATCH_IDLE_MOST};
+use super::watch::{Counts, Sightings};
 use super::{Scheduler, SchedulerKind, Site, Task, WorkerSeed};
 use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::rng::XorShift;
@@ -108,33 +114,12 @@ use crate::task::Schedule;
 /// How many inline turns may nest on one thread before a send schedules instead.
 pub const INLINE_DEPTH: u32 = 16;
 
-/// How many tasks in a row may come from the next slot before the deque gets a turn.
-pub(crate) const NEXT_SLOT_STREAK: u32 = 64;
-/// Every this many picks, the inbox and the injector are looked at first.
-const INJECTOR_EVERY: u32 = 61;
-/// Every this many picks, a worker that keeps FIFO order moves what other threads
-/// scheduled to the back of its queue.
-const ABSORB_EVERY: u32 = 8;
-/// Every this many picks, a pool worker of several counts a tick of its pace (see
-/// [`super::pace`]).
-const PACE_EVERY: u32 = 64;
 /// A hand-off takes the next slot.
 const PLAIN: u8 = 0;
 /// A hand-off keeps FIFO order (the worker's `fifo` flag).
 const FIFO: u8 = 1;
 /// A hand-off labels the woken actor's group first (the worker's `grouping` flag).
 const GROUPING: u8 = 2;
-/// A worker that would decline to split a group finds the group's worker *saturated with
-/// long turns* if that worker neither runs [`SATURATED_TURNS`] turns nor runs out of work
-/// in this long (see [`super::group`], "Long turns"). Chameneos's meeting place, the
-/// longest turn among the chatty groups measured, takes up to 100 requests a turn: a few
-/// microseconds.
-const LONG_TURN: Duration = Duration::from_micros(200);
-/// See [`LONG_TURN`].
-const SATURATED_TURNS: u64 = 2;
-/// Search rounds before parking; round `i` spins `2^i` pauses first. Only a searcher
-/// spins (at most half the workers, see [`super::park`]); the others look once and park.
-const SEARCH_ROUNDS: u32 = 10;
 
 thread_local! {
     static CURRENT: Cell<*const Worker> = const { Cell::new(ptr::null()) };
@@ -201,6 +186,11 @@ pub(crate) struct Worker {
     /// Whether this worker should keep a pace (a pool worker under work stealing with
     /// others to share with), and the pace.
     paced: bool,
+    /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
+    /// has [`Rule::Nursery`].
+    nursery_spawns: bool,
+    /// Whether it may keep FIFO order ([`Rule::Fifo`]).
+    fifo_rule: bool,
     pace: Pace,
     /// Set when the pace, or a cross flood ([`super::flood`]), said to give the work back
     /// (`next_task` then returns nothing).
@@ -259,14 +249,17 @@ impl Worker {
         let kind = sched.kind;
         let steal_pool = kind == SchedulerKind::Steal && pool_index.is_some();
         let solo = steal_pool && sched.threads() == 1;
-        let fifo = solo && stage.keeps_fifo();
+        let rules = sched.policy.rules;
+        let fifo_rule = rules.has(Rule::Fifo);
+        let fifo = solo && fifo_rule && stage.keeps_fifo();
         let sampler = Sampler::new(
             sched.observer.as_ref(),
             &stage,
             pool_index.map_or(0, |i| i as u64 + 1),
         );
-        // Only a pool worker under work stealing with others to share with watches.
-        let watched = if steal_pool && !solo {
+        // Only a pool worker under work stealing with others to share with watches, and
+        // only if the governor has the watcher.
+        let watched = if steal_pool && !solo && rules.has(Rule::Watcher) {
             sched.threads()
         } else {
             0
@@ -292,10 +285,12 @@ impl Worker {
             inline_depth: Cell::new(0),
             sampler,
             paced: steal_pool && !solo,
+            nursery_spawns: steal_pool && !solo && rules.has(Rule::Nursery),
+            fifo_rule,
             pace: Pace::new(),
             give_back_due: Cell::new(false),
             flood: Flood::new(),
-            flood_stage: pool_index.filter(|_| steal_pool && !solo),
+            flood_stage: pool_index.filter(|_| steal_pool && !solo && rules.has(Rule::Flood)),
             grouping: Cell::new(false),
             running_label: Cell::new(0),
             declined: Cell::new(false),
@@ -374,7 +369,8 @@ impl Worker {
                 continue;
             }
             bump(&stats.searches);
-            let found = if sched.sleepers.begin_search() {
+            let most = (sched.sleepers.active() / SEARCHERS_OF_ACTIVE).max(1);
+            let found = if sched.sleepers.begin_search(most) {
                 let found = self.search();
                 sched.sleepers.end_search();
                 if found.is_some()
@@ -383,7 +379,7 @@ impl Worker {
                 {
                     // More was there than this worker took: let another worker help (it
                     // becomes the searcher, if one was asleep).
-                    self.waking(|| sched.sleepers.notify_one(Some(stats)));
+                    self.waking(|| sched.notify_one(Some(stats)));
                 }
                 found
             } else {
@@ -401,8 +397,8 @@ impl Worker {
                 let ran = searching - woke;
                 // A rescue says nothing about what a backlog's wake-up achieves, unless
                 // the rescuer kept busy (see `super::watch`).
-                if !rescued.replace(false) || ran > super::park::LONG_RUN {
-                    sched.sleepers.woken_worker_ran(ran);
+                if !rescued.replace(false) || ran > RESCUE_COUNTS_AFTER {
+                    sched.policy.wake.woken_worker_ran(ran);
                 }
             }
             if self.declined.replace(false) {
@@ -546,11 +542,11 @@ impl Worker {
     /// wakes a sleeper once the nursery is as long as the wake threshold.
     #[inline]
     pub(crate) fn spawned(&self, task: Task, site: Site) {
-        if site == Site::Pool && self.paced {
+        if site == Site::Pool && self.nursery_spawns {
             bump(&self.stats().scheduled);
             self.nursery.push(task);
             if self.nursery_wakes() {
-                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+                self.waking(|| self.sched.notify_one(Some(self.stats())));
             }
             return;
         }
@@ -653,10 +649,10 @@ impl Worker {
     fn queue_privately(&self, task: Task) {
         let mut local = self.local.borrow_mut();
         local.push_back(task);
-        if self.paced && local.len() >= self.sched.sleepers.wake_backlog() {
+        if self.paced && local.len() >= self.sched.policy.wake.backlog() {
             drop(local);
             self.publish();
-            self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+            self.waking(|| self.sched.notify_one(Some(self.stats())));
         }
     }
 
@@ -687,7 +683,7 @@ impl Worker {
         // Only once waking has been found not to pay (the threshold is above 1): else the
         // first task queued would publish the FIFO again at once.
         let sleepers = &self.sched.sleepers;
-        let alone = sleepers.awake() == 1 && sleepers.wake_backlog() > 1;
+        let alone = self.fifo_rule && sleepers.awake() == 1 && self.sched.policy.wake.backlog() > 1;
         if alone == self.fifo.get() {
             return;
         }
@@ -728,7 +724,7 @@ impl Worker {
         } else {
             self.queue.push(task);
             if self.backlog_wakes() {
-                self.waking(|| self.sched.sleepers.notify_one(Some(self.stats())));
+                self.waking(|| self.sched.notify_one(Some(self.stats())));
             }
         }
     }
@@ -737,14 +733,14 @@ impl Worker {
     /// [`super::park`], "Waking only when it pays").
     #[inline]
     fn backlog_wakes(&self) -> bool {
-        self.queue.len() >= self.sched.sleepers.wake_backlog()
+        self.queue.len() >= self.sched.policy.wake.backlog()
     }
 
     /// Whether this worker's nursery holds enough to wake a sleeper for (as
     /// [`Worker::backlog_wakes`]).
     #[inline]
     fn nursery_wakes(&self) -> bool {
-        self.nursery.len() >= self.sched.sleepers.wake_backlog()
+        self.nursery.len() >= self.sched.policy.wake.backlog()
     }
 
     /// Runs `wake`, which may wake another thread. A sampled turn does not count the time
@@ -834,7 +830,7 @@ impl Worker {
             (SchedulerKind::Steal, Some(_)) => {
                 self.queue.push(task);
                 if (self.queue.len() > 1 || self.has_next()) && self.backlog_wakes() {
-                    self.waking(|| sched.sleepers.notify_one(Some(self.stats())));
+                    self.waking(|| sched.notify_one(Some(self.stats())));
                 }
             }
             (SchedulerKind::Stages, Some(_)) => self.local.borrow_mut().push_back(task),
@@ -893,9 +889,9 @@ impl Worker {
                     return None;
                 }
                 if picks % PACE_EVERY == 0 {
-                    let sleepers = &self.sched.sleepers;
-                    let verdict = self.pace.tick(self.stats(), sleepers);
-                    let grouping = self.pace.labels(sleepers);
+                    let (sleepers, policy) = (&self.sched.sleepers, &self.sched.policy);
+                    let verdict = self.pace.tick(self.stats(), policy, || sleepers.awake());
+                    let grouping = self.pace.labels(policy, || sleepers.awake());
                     if grouping != self.grouping.get() {
                         self.set_grouping(grouping);
                     }
@@ -962,13 +958,13 @@ impl Worker {
             self.spill(task, self.next_pinned.get());
         }
         self.streak.set(0);
-        if picks & 3 == 2 {
+        if picks & NURSERY_EVERY_MASK == NURSERY_PICK {
             // The nursery first, so that neither pinned work nor the deque starves it.
             self.take_spawned()
                 .or_else(|| self.take_own())
                 .or_else(|| self.queue.pop())
                 .or_else(|| self.take_injected())
-        } else if picks & 1 == 0 {
+        } else if picks & PINNED_EVERY_MASK == 0 {
             if let Some(task) = self.take_own() {
                 return Some(task);
             }
@@ -1022,7 +1018,7 @@ impl Worker {
     /// it moves what hand-off order left in its deque (batches from the injector) to the
     /// back of its FIFO, where FIFO order looks.
     fn refresh_order(&self) {
-        let fifo = self.stage.keeps_fifo();
+        let fifo = self.fifo_rule && self.stage.keeps_fifo();
         if fifo && !self.fifo.get() {
             let mut local = self.local.borrow_mut();
             while let Some(task) = self.queue.pop() {
@@ -1289,7 +1285,7 @@ impl Worker {
             return None;
         }
         // Nobody is left to measure a pace alone while this worker sleeps.
-        sched.sleepers.release_wakes();
+        sched.policy.wake.release();
         sched.quiescence.worker_idle();
         Some(self.sleep(index))
     }
@@ -1301,7 +1297,7 @@ impl Worker {
         self.parking(true);
         let rescue = self.doze(index);
         self.parking(false);
-        self.set_grouping(self.paced && self.sched.sleepers.yardstick().grouping());
+        self.set_grouping(self.paced && self.sched.policy.yardstick.grouping());
         self.declined.set(false);
         self.flood.reset();
         // A stale token from an earlier wake-up can end the park early; make sure we are off
@@ -1325,9 +1321,9 @@ impl Worker {
         let sleepers = &self.sched.sleepers;
         let mut tick = None;
         let rescue = loop {
-            if tick.is_none() && sleepers.watch.claim(index) {
+            if tick.is_none() && self.sched.watch.claim(index) {
                 self.sightings.forget();
-                sleepers.watch.deepen(false);
+                self.sched.watch.deepen(false);
                 tick = Some(WATCH_EVERY);
             }
             match tick {
@@ -1354,10 +1350,10 @@ impl Worker {
             } else {
                 WATCH_EVERY
             };
-            sleepers.watch.deepen(next > WATCH_EVERY);
+            self.sched.watch.deepen(next > WATCH_EVERY);
             tick = Some(next);
         };
-        sleepers.leave_doze(index);
+        super::watch::leave_doze(&self.sched, index);
         rescue
     }
 
@@ -1387,7 +1383,7 @@ impl Worker {
             )
         });
         if look.long_turns {
-            sched.sleepers.long_turn_seen();
+            sched.policy.wake.long_turn_seen();
         }
         look.stranded
     }
@@ -1437,7 +1433,7 @@ impl Worker {
             sched.sleepers.cancel(index);
             return false;
         }
-        sched.sleepers.hold_wakes();
+        sched.policy.wake.hold();
         bump(&self.stats().yields);
         self.sleep(index);
         true
