@@ -114,7 +114,7 @@ impl WakeThreshold {
     }
 
     /// Sets the threshold as if learned (for tests: a hub phase raises it).
-    #[cfg(all(test, not(loom)))]
+    #[cfg(test)]
     pub(crate) fn learned(&self, threshold: usize) {
         self.backlog.store(threshold, Relaxed);
     }
