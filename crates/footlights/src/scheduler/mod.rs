@@ -218,11 +218,7 @@ impl Scheduler {
             })
             .collect();
         // Without the CPU cap, every worker may be awake for shared work.
-        let active = if config.governor.has(Rule::Cap) {
-            config.cpus
-        } else {
-            config.threads
-        };
+        let active = Policy::active(config.governor, config.threads, config.cpus);
         let sched = Arc::new_cyclic(|me| Scheduler {
             kind: config.kind,
             policy: Policy::new(config.governor),

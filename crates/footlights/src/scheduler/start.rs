@@ -108,8 +108,9 @@ impl Starter {
         }
     }
 
-    /// The seed of worker `index`, taken by its own thread as it begins.
-    fn take_seed(&self, index: usize) -> WorkerSeed {
+    /// The seed of worker `index`, taken by its own thread as it begins (or by a unit
+    /// test that runs a worker's mechanism without its thread).
+    pub(crate) fn take_seed(&self, index: usize) -> WorkerSeed {
         self.seeds[index]
             .lock()
             .take()

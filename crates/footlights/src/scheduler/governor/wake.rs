@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use super::rules::{Governor, Rule};
-use super::tunables::{MAX_WAKE_BACKLOG, SHORT_RUN, WAKE_PAID_RUN};
+use super::tunables::{MAX_WAKE_BACKLOG, RESCUE_COUNTS_AFTER, SHORT_RUN, WAKE_PAID_RUN};
 
 /// Set in the threshold while backlog wake-ups are held: no deque is that long.
 const HELD: usize = 1 << (usize::BITS - 2);
@@ -52,9 +52,17 @@ impl WakeThreshold {
         self.backlog.load(Relaxed)
     }
 
-    /// A woken worker ran for `ran` before it ran out of work again.
-    pub(crate) fn woken_worker_ran(&self, ran: Duration) {
-        if !self.learns {
+    /// Whether a backlog of `tasks` wakes a sleeper.
+    #[inline]
+    pub(crate) fn wakes(&self, tasks: usize) -> bool {
+        tasks >= self.backlog()
+    }
+
+    /// A woken worker ran for `ran` before it ran out of work again; `rescued` if it woke
+    /// to rescue work behind a long turn, which says nothing about what a backlog's
+    /// wake-up achieves unless the rescuer kept busy [`RESCUE_COUNTS_AFTER`].
+    pub(crate) fn woken_worker_ran(&self, ran: Duration, rescued: bool) {
+        if !self.learns || (rescued && ran <= RESCUE_COUNTS_AFTER) {
             return;
         }
         let now = self.backlog();
@@ -143,21 +151,32 @@ mod tests {
     fn short_runs_raise_the_threshold_and_long_runs_lower_it() {
         let t = WakeThreshold::new(Governor::adaptive());
         assert_eq!(t.backlog(), 1);
-        t.woken_worker_ran(SHORT);
-        t.woken_worker_ran(SHORT);
+        t.woken_worker_ran(SHORT, false);
+        t.woken_worker_ran(SHORT, false);
         assert_eq!(t.backlog(), 4);
-        t.woken_worker_ran(MIDDLE);
+        t.woken_worker_ran(MIDDLE, false);
         assert_eq!(t.backlog(), 4, "a run between the two bounds says nothing");
-        t.woken_worker_ran(LONG);
+        t.woken_worker_ran(LONG, false);
         assert_eq!(t.backlog(), 2);
         for _ in 0..5 {
-            t.woken_worker_ran(LONG);
+            t.woken_worker_ran(LONG, false);
         }
         assert_eq!(t.backlog(), 1, "never below 1");
         for _ in 0..20 {
-            t.woken_worker_ran(SHORT);
+            t.woken_worker_ran(SHORT, false);
         }
         assert_eq!(t.backlog(), MAX_WAKE_BACKLOG, "never above the most");
+    }
+
+    #[test]
+    fn a_rescue_counts_only_if_the_rescuer_kept_busy() {
+        let t = WakeThreshold::new(Governor::adaptive());
+        t.learned(8);
+        t.woken_worker_ran(SHORT, true);
+        assert_eq!(t.backlog(), 8, "a short rescue says nothing");
+        t.woken_worker_ran(LONG, true);
+        assert_eq!(t.backlog(), 4, "a rescuer that kept busy says waking pays");
+        assert!(t.wakes(4) && !t.wakes(3));
     }
 
     #[test]
@@ -167,7 +186,7 @@ mod tests {
         t.hold();
         assert!(t.backlog() > 1 << 40, "held: no deque is that long");
         t.hold();
-        t.woken_worker_ran(LONG);
+        t.woken_worker_ran(LONG, false);
         t.company_pays();
         t.release();
         assert_eq!(t.backlog(), 8, "doubled once, and nothing else while held");
@@ -189,8 +208,8 @@ mod tests {
     #[test]
     fn without_the_rule_it_stays_one_but_still_holds() {
         let t = WakeThreshold::new(Governor::adaptive().without(Rule::Wake));
-        t.woken_worker_ran(SHORT);
-        t.woken_worker_ran(SHORT);
+        t.woken_worker_ran(SHORT, false);
+        t.woken_worker_ran(SHORT, false);
         t.company_pays();
         assert_eq!(t.backlog(), 1);
         t.hold();

@@ -89,6 +89,8 @@ mod rescue;
 mod run;
 mod sleep;
 mod steal;
+#[cfg(all(test, not(loom)))]
+mod tests;
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;

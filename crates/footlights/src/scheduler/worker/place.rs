@@ -134,7 +134,7 @@ impl Worker {
     pub(super) fn queue_privately(&self, task: Task) {
         let mut local = self.local.borrow_mut();
         local.push_back(task);
-        if self.paced && local.len() >= self.sched.policy.wake.backlog() {
+        if self.paced && self.sched.policy.wake.wakes(local.len()) {
             drop(local);
             self.publish();
             self.waking(|| self.sched.notify_one(Some(self.stats())));
@@ -165,10 +165,8 @@ impl Worker {
     /// worker does (no atomic operation per task, and a hub's requests pile up and are
     /// served many a turn); when somebody else is awake again, it publishes the FIFO.
     pub(super) fn refresh_alone(&self) {
-        // Only once waking has been found not to pay (the threshold is above 1): else the
-        // first task queued would publish the FIFO again at once.
-        let sleepers = &self.sched.sleepers;
-        let alone = self.fifo_rule && sleepers.awake() == 1 && self.sched.policy.wake.backlog() > 1;
+        // The governor decides ([`Policy::alone_for_now`](super::super::governor::Policy)).
+        let alone = self.sched.policy.alone_for_now(self.sched.sleepers.awake());
         if alone == self.fifo.get() {
             return;
         }
@@ -218,14 +216,14 @@ impl Worker {
     /// [`super::park`], "Waking only when it pays").
     #[inline]
     pub(super) fn backlog_wakes(&self) -> bool {
-        self.queue.len() >= self.sched.policy.wake.backlog()
+        self.sched.policy.wake.wakes(self.queue.len())
     }
 
     /// Whether this worker's nursery holds enough to wake a sleeper for (as
     /// [`Worker::backlog_wakes`]).
     #[inline]
     pub(super) fn nursery_wakes(&self) -> bool {
-        self.nursery.len() >= self.sched.policy.wake.backlog()
+        self.sched.policy.wake.wakes(self.nursery.len())
     }
 
     /// Runs `wake`, which may wake another thread. A sampled turn does not count the time

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::super::Task;
-use super::super::governor::tunables::{RESCUE_COUNTS_AFTER, SEARCHERS_OF_ACTIVE};
+use super::super::governor::Policy;
 use super::{CURRENT, Worker};
 use crate::metrics::{bump, bump_by, nanos};
 
@@ -58,7 +58,7 @@ impl Worker {
                 continue;
             }
             bump(&stats.searches);
-            let most = (sched.sleepers.active() / SEARCHERS_OF_ACTIVE).max(1);
+            let most = Policy::searchers(sched.sleepers.active());
             let found = if sched.sleepers.begin_search(most) {
                 let found = self.search();
                 sched.sleepers.end_search();
@@ -84,11 +84,10 @@ impl Worker {
             bump(&stats.searches_failed);
             if let Some(woke) = woken.take() {
                 let ran = searching - woke;
-                // A rescue says nothing about what a backlog's wake-up achieves, unless
-                // the rescuer kept busy (see `super::watch`).
-                if !rescued.replace(false) || ran > RESCUE_COUNTS_AFTER {
-                    sched.policy.wake.woken_worker_ran(ran);
-                }
+                sched
+                    .policy
+                    .wake
+                    .woken_worker_ran(ran, rescued.replace(false));
             }
             if self.declined.replace(false) {
                 // A group steal left a group whole to the worker that runs it: this worker

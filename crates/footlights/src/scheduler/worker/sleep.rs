@@ -2,7 +2,7 @@
 //! [`super::super::park`]), dozing as the watcher ([`super::super::watch`]), waking and
 //! starting a new pace epoch, and giving work back when the governor says so.
 
-use super::super::governor::tunables::{WATCH_EVERY, WATCH_IDLE_MOST};
+use super::super::governor::watcher;
 use super::Worker;
 use crate::metrics::bump;
 
@@ -57,7 +57,7 @@ impl Worker {
             if tick.is_none() && self.sched.watch.claim(index) {
                 self.sightings.forget();
                 self.sched.watch.deepen(false);
-                tick = Some(WATCH_EVERY);
+                tick = Some(watcher::first_period());
             }
             match tick {
                 Some(tick) => self.parker.park_timeout(tick),
@@ -69,7 +69,7 @@ impl Worker {
             let Some(last) = tick else {
                 continue;
             };
-            if last > WATCH_EVERY {
+            if watcher::is_deep(last) {
                 // Nudged out of a long sleep (or at its end): what it saw is old, and a
                 // worker just woken would look busy for all that time.
                 self.sightings.forget();
@@ -78,12 +78,8 @@ impl Worker {
                 sleepers.cancel(index);
                 break true;
             }
-            let next = if sleepers.all_parked() {
-                (last * 2).min(WATCH_IDLE_MOST)
-            } else {
-                WATCH_EVERY
-            };
-            self.sched.watch.deepen(next > WATCH_EVERY);
+            let next = watcher::next_period(last, sleepers.all_parked());
+            self.sched.watch.deepen(watcher::is_deep(next));
             tick = Some(next);
         };
         super::super::watch::leave_doze(&self.sched, index);
