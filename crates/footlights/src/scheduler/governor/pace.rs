@@ -197,6 +197,17 @@ impl Pace {
     #[cold]
     #[inline(never)]
     pub(crate) fn end_epoch(&self, stats: &WorkerStats, policy: &Policy, awake: usize) -> Verdict {
+        self.end_epoch_at(Instant::now(), stats, policy, awake)
+    }
+
+    /// [`Pace::end_epoch`] at `now` (tests script the clock).
+    fn end_epoch_at(
+        &self,
+        now: Instant,
+        stats: &WorkerStats,
+        policy: &Policy,
+        awake: usize,
+    ) -> Verdict {
         // Spare mailbox nodes that came from another worker would otherwise go round here
         // for ever, sharing cache lines with that worker's (see `crate::mailbox::recycle`,
         // "Renewal"): one epoch in `RENEW_EPOCHS`, they go back to the allocator.
@@ -206,7 +217,6 @@ impl Pace {
         #[cfg(not(loom))]
         recycle::set_draining(epochs % RENEW_EPOCHS == 0);
         let handled = stats.handled.load(Ordering::Relaxed);
-        let now = Instant::now();
         let epoch = Epoch {
             was_alone: self.alone.replace(awake == 1),
             awake,
@@ -371,6 +381,159 @@ impl Epoch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::bump_by;
+    use crate::scheduler::governor::Governor;
+
+    /// A worker's pace and counters, with a scripted clock.
+    struct Script {
+        pace: Pace,
+        stats: WorkerStats,
+        policy: Policy,
+        now: Instant,
+    }
+
+    impl Script {
+        fn new(rules: Governor, awake: usize) -> Script {
+            let script = Script {
+                pace: Pace::new(),
+                stats: WorkerStats::default(),
+                policy: Policy::new(rules),
+                now: Instant::now(),
+            };
+            script.pace.restart(&script.stats, awake);
+            script.pace.began.set(script.now);
+            script
+        }
+
+        /// An epoch of `micros` in which the worker handled `messages`, stole `steals`
+        /// times of which `back` were steals back, ending with `awake` workers awake.
+        fn epoch(
+            &mut self,
+            micros: u64,
+            messages: u64,
+            (steals, back): (u64, u64),
+            awake: usize,
+        ) -> Verdict {
+            bump_by(&self.stats.handled, messages);
+            bump_by(&self.stats.steals, steals);
+            bump_by(&self.stats.stolen_back, back);
+            self.now += Duration::from_micros(micros);
+            self.pace
+                .end_epoch_at(self.now, &self.stats, &self.policy, awake)
+        }
+    }
+
+    #[test]
+    fn the_pace_gives_back_when_company_does_not_pay_unless_the_rule_is_off() {
+        for (rules, gives_back) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Pace), false),
+            (Governor::plain().with(Rule::Pace), true),
+        ] {
+            let mut s = Script::new(rules, 1);
+            // Alone: 1,000 messages in 50 µs, the solo rate.
+            assert_eq!(s.epoch(50, 1000, (0, 0), 1), Verdict::Stay);
+            assert_eq!(s.policy.yardstick.solo.load(Ordering::Relaxed), 20_000);
+            // Somebody woke: an epoch that straddles says nothing.
+            assert_eq!(s.epoch(50, 1000, (0, 0), 2), Verdict::Stay);
+            // Together at 4,000 each, 8,000 against 20,000 alone.
+            let verdict = s.epoch(250, 1000, (0, 0), 2);
+            assert_eq!(verdict == Verdict::GiveBack, gives_back, "{rules}");
+        }
+    }
+
+    #[test]
+    fn company_that_pays_lowers_the_wake_threshold_unless_the_pace_is_off() {
+        for (rules, after) in [
+            (Governor::adaptive(), 4),
+            (Governor::adaptive().without(Rule::Pace), 8),
+        ] {
+            let mut s = Script::new(rules, 1);
+            s.policy.wake.learned(8);
+            s.epoch(50, 1000, (0, 0), 1);
+            s.epoch(50, 1000, (0, 0), 2);
+            // 18,000 each, 36,000 together.
+            assert_eq!(s.epoch(100, 1800, (0, 0), 2), Verdict::Stay);
+            assert_eq!(s.policy.wake.backlog(), after, "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_solo_rate_releases_held_wake_ups() {
+        let mut s = Script::new(Governor::adaptive(), 1);
+        s.policy.wake.learned(2);
+        s.policy.wake.hold();
+        assert!(!s.policy.wake.wakes(1000));
+        s.epoch(50, 1000, (0, 0), 1);
+        assert_eq!(s.policy.wake.backlog(), 4);
+    }
+
+    #[test]
+    fn a_tug_of_war_gives_back_after_its_tallies_unless_the_rule_is_off() {
+        for (rules, gives_back) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Tug), false),
+        ] {
+            let mut s = Script::new(rules, 2);
+            // No solo rate: each epoch's tally of steals decides. Half the steals take
+            // back an actor stolen before.
+            let verdicts: Vec<Verdict> = (0..TUG_TALLIES)
+                .map(|_| s.epoch(1000, 10, (32, 16), 2))
+                .collect();
+            let last = *verdicts.last().unwrap();
+            assert!(
+                verdicts[..verdicts.len() - 1]
+                    .iter()
+                    .all(|&v| v == Verdict::Stay)
+            );
+            assert_eq!(last == Verdict::GiveBack, gives_back, "{rules}");
+        }
+        // Alone, a tug of war makes no give-back: nobody would be left to pull.
+        let mut s = Script::new(Governor::adaptive(), 2);
+        for _ in 0..TUG_TALLIES {
+            assert_eq!(s.epoch(1000, 10, (32, 16), 1), Verdict::Stay);
+        }
+    }
+
+    #[test]
+    fn trees_of_spawns_never_find_a_tug_of_war() {
+        let mut s = Script::new(Governor::adaptive(), 2);
+        for _ in 0..(4 * TUG_TALLIES) {
+            assert_eq!(s.epoch(1000, 10, (100, 0), 2), Verdict::Stay);
+        }
+        assert!(!s.policy.yardstick.grouping());
+    }
+
+    #[test]
+    fn steals_back_start_the_labels_unless_the_rule_is_off() {
+        for (rules, labels) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Labels), false),
+            (Governor::plain().with(Rule::Labels), true),
+        ] {
+            let mut s = Script::new(rules, 2);
+            s.epoch(1000, 10, (8, GROUP_STEALS_BACK), 2);
+            assert_eq!(s.policy.yardstick.grouping(), labels, "{rules}");
+            assert_eq!(s.pace.labels(&s.policy, || 2), labels, "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_worker_alone_long_enough_stops_reading_labels() {
+        let mut s = Script::new(Governor::adaptive(), 2);
+        s.epoch(1000, 10, (8, GROUP_STEALS_BACK), 2);
+        // The other worker parks during this epoch: it is not alone at both ends.
+        s.epoch(1000, 10, (0, 0), 1);
+        for _ in 0..LABEL_ALONE_EPOCHS {
+            assert!(s.pace.labels(&s.policy, || 1));
+            s.epoch(1000, 10, (0, 0), 1);
+        }
+        assert!(!s.pace.labels(&s.policy, || 1), "alone for an age");
+        assert!(
+            s.pace.labels(&s.policy, || 2),
+            "somebody woke: labels at once"
+        );
+    }
 
     fn epoch(was_alone: bool, awake: usize, messages: u64, micros: u64) -> Epoch {
         Epoch {
