@@ -40,7 +40,7 @@
 //!   queues spawns like anything else it schedules.
 //! * From any other thread, the task goes into the global injector queue.
 //!
-//! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]
+//! A worker takes its next task from its next slot (at most [`governor::tunables::NEXT_SLOT_STREAK`]
 //! times in a row, so a chain cannot starve the deque), then its own deque and nursery,
 //! then the injector, then by stealing half of another worker's nursery or deque
 //! (crossbeam-deque's work-stealing). Every 61st pick looks at the injector first, so work
@@ -71,6 +71,40 @@
 //! work pinned to their stage, or once fewer are awake ([`park`], "As many awake as there
 //! are CPUs", and [`start`]). With as many workers as CPUs or fewer, that rule limits
 //! nothing.
+//!
+//! # The governor
+//!
+//! Every rule above that adapts to what the workers observe (the wake threshold, the
+//! pace and its give-back, the tug of war, groups and labels, the flood give-back, the
+//! watcher, the nursery, the FIFO of a worker alone, the CPU cap and lazy start) is a
+//! decision of the [`governor`]: the mechanism (the files below it in the table) tells it
+//! what happened at its cadence points (an epoch of the pace, a park, a search, a wake-up,
+//! a watcher's look) and carries out its verdicts. Its numbers stand in one table
+//! ([`governor::tunables`]). Which rules apply is a [`Governor`], chosen with
+//! `Builder::governor` or `FOOTLIGHTS_GOVERNOR`: `Governor::plain()` keeps only the next
+//! slot, stealing and the limit on searchers.
+//!
+//! # Files
+//!
+//! Each file (or folder) of the scheduler may import only the files its row lists, and
+//! the types of this module (`super::Scheduler`, `super::Task`, ...); the files form no
+//! circle. `tests/layers.rs` checks both. Bottom up:
+//!
+//! | file | may import | what it is |
+//! |---|---|---|
+//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace, the tug of war and the labels' switch, the flood rule, the watcher's timing, the cap |
+//! | `park` | nothing | the parking protocol (loom-checked): the sleepers' list and the counts wakers read |
+//! | `start` | nothing | starting worker threads, lazily beyond the CPUs |
+//! | `waker` | nothing | waking a parked worker: off the list, its thread started, unparked |
+//! | `quiescence` | nothing | counting scheduled and descheduled actors |
+//! | `stage` | nothing | a worker's stage: its inbox and counters |
+//! | `group` | nothing | the labels of actors that talk, and how a steal splits groups |
+//! | `home` | `group`, `stage` | where an actor is scheduled next |
+//! | `probe` | `stage` | what automatic placement observes |
+//! | `watch` | `governor` | the watcher's role and what one look sees |
+//! | `worker` | `governor`, `group`, `home`, `probe`, `stage`, `watch` | one worker: its local queues (`place`, `pick`), searching and stealing (`steal`), its loop (`run`), parking (`sleep`), the watcher's look (`rescue`) |
+//! | `scheduled` | `home`, `worker` | an actor's entry in a run queue |
+//! | `dedicated` | `stage`, `worker` | dedicated stages beside the pool |
 //!
 //! # Quiescence
 //!
