@@ -10,6 +10,7 @@ pub(crate) mod rules;
 
 pub use rules::{Governor, Rule};
 pub(crate) mod flood;
+pub(crate) mod labels;
 pub(crate) mod pace;
 pub(crate) mod tunables;
 pub(crate) mod wake;

@@ -29,6 +29,8 @@
 //! | [`LABEL_ALONE_EPOCHS`] | 16 | epochs | the labels | a worker alone this long stops reading labels (each turn would pay a look at its actor's label for nothing) |
 //! | [`LONG_TURN`] | 200 | µs | the labels | a worker that neither runs [`SATURATED_TURNS`] turns nor runs out of work this long is saturated with long turns, and its one group is split by halves; chameneos's longest chatty turn is a few µs |
 //! | [`SATURATED_TURNS`] | 2 | turns | the labels | see [`LONG_TURN`] |
+//! | [`GROUP_STEAL_MOST`] | 4,096 | tasks | the labels | a group steal takes a deque whole up to this many, to see its groups; more would hold a long deque's tasks out of reach for long |
+//! | [`GROUP_KEEP_LEAST`] | 8 | divisor | the labels | a group steal that would keep less than one task in this many (one group and strays) declines |
 //! | [`SHORT_RUN`] | 100 | µs | [`Wake`](super::Rule::Wake) | a woken worker that ran out of work within this was not worth its wake-up (some µs of system calls): the threshold doubles |
 //! | [`WAKE_PAID_RUN`] | 1 | ms | the wake threshold | a woken worker that kept busy this long was worth waking: the threshold halves |
 //! | [`MAX_WAKE_BACKLOG`] | 1,024 | tasks | the wake threshold | the highest the threshold goes: a backlog this long wakes somebody whatever was learned |
@@ -97,6 +99,10 @@ pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
 pub(crate) const LONG_TURN: Duration = Duration::from_micros(200);
 /// See [`LONG_TURN`].
 pub(crate) const SATURATED_TURNS: u64 = 2;
+/// At most this many tasks are taken from one deque by a group steal.
+pub(crate) const GROUP_STEAL_MOST: usize = 4096;
+/// A group steal keeping less than one task in this many declines.
+pub(crate) const GROUP_KEEP_LEAST: usize = 8;
 
 // The wake threshold.
 

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use crossbeam_deque::Steal;
 
+use super::super::governor::labels;
 use super::super::governor::tunables::{LONG_TURN, SATURATED_TURNS, SEARCH_ROUNDS};
-use super::super::group;
 use super::super::{SchedulerKind, Task};
 use super::Worker;
 use crate::metrics::{bump, bump_by};
@@ -29,7 +29,7 @@ impl Worker {
         let index = self.pool_index.unwrap_or(usize::MAX);
         let start = self.rng.below(n as u64) as usize;
         // Nobody else awake: nobody to pull a group back, so half a deque is no tug of war.
-        let by_groups = self.grouping.get() && self.sched.sleepers.awake() > 1;
+        let by_groups = labels::by_groups(self.grouping.get(), || self.sched.sleepers.awake());
         let mut retry = true;
         while retry {
             retry = false;
@@ -97,7 +97,7 @@ impl Worker {
     #[inline(never)]
     pub(super) fn steal_groups(&self, victim: usize) -> Option<Task> {
         let from = &self.sched.stealers[victim].deque;
-        let most = from.len().clamp(1, group::MOST);
+        let most = labels::steal_most(from.len());
         let mut taken: Vec<Task> = Vec::with_capacity(most);
         while taken.len() < most {
             match from.steal() {
@@ -110,11 +110,11 @@ impl Worker {
             return None;
         }
         let label = |task: &Task| task.home().group.label();
-        let labels: Vec<u64> = taken.iter().map(label).collect();
-        let split = group::split(&labels);
+        let seen: Vec<u64> = taken.iter().map(label).collect();
+        let split = labels::split(&seen);
         // One group, whose worker is busy with long turns: half of it, the oldest half, as a
         // steal without labels would take (see `super::group`, "Long turns").
-        let halves = split.is_none() && self.saturated(victim);
+        let halves = labels::halves(split.is_none(), || self.saturated(victim));
         let keep = split.unwrap_or_default();
         let half = taken.len().div_ceil(2);
         let stats = self.stats();
