@@ -40,13 +40,15 @@
 //! hub phase kept a later phase of long jobs on one worker, with nobody ever woken to
 //! learn otherwise.
 //!
-//! The watcher costs a wake-up of a parked thread every [`WATCH_EVERY`] while another
-//! worker is awake (a few microseconds of an otherwise idle core each millisecond, and
-//! none of the awake workers' time: it reads their counters and deque ends, which they
-//! write anyway). While every worker is parked, its period doubles at each look up to
-//! [`WATCH_IDLE_MOST`], so an idle system wakes one thread about once a second; the first
-//! worker to wake meanwhile nudges it back to [`WATCH_EVERY`] (one more unpark, only after
-//! the system was idle for more than a tick).
+//! The watcher costs a wake-up of a parked thread at each look (a few microseconds of an
+//! otherwise idle core, and none of the awake workers' time: it reads their counters and
+//! deque ends, which they write anyway). Its period adapts
+//! ([`super::governor::watcher`]): it starts at [`WATCH_EVERY`], doubles at each look that
+//! sees no long turns, up to [`WATCH_BUSY_MOST`] while another worker is awake and up to
+//! [`WATCH_IDLE_MOST`] while every worker is parked (an idle system wakes one thread
+//! about once a second), and goes back to [`WATCH_EVERY`] when a look sees long turns. A
+//! worker that wakes while the watcher sleeps longer than [`WATCH_BUSY_MOST`] nudges it
+//! (one more unpark, only after the system was idle that long).
 //!
 //! # Who watches
 //!
@@ -79,7 +81,7 @@ use std::time::Instant;
 use super::Scheduler;
 use super::governor::tunables::WATCH_LONG_TURN;
 #[cfg(doc)]
-use super::governor::tunables::{WATCH_EVERY, WATCH_IDLE_MOST};
+use super::governor::tunables::{WATCH_BUSY_MOST, WATCH_EVERY, WATCH_IDLE_MOST};
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
 /// The role is vacant.
 const NOBODY: usize = usize::MAX;
@@ -87,7 +89,7 @@ const NOBODY: usize = usize::MAX;
 /// Which parked worker watches, if any (see the module documentation).
 pub(crate) struct Watch {
     role: AtomicUsize,
-    /// Set while the watcher sleeps longer than [`WATCH_EVERY`] (every worker was parked).
+    /// Set while the watcher sleeps longer than [`WATCH_BUSY_MOST`] (every worker was parked).
     deep: AtomicBool,
 }
 
@@ -99,7 +101,7 @@ impl Watch {
         }
     }
 
-    /// The watcher sleeps longer than [`WATCH_EVERY`] from now on, or not.
+    /// The watcher sleeps longer than [`WATCH_BUSY_MOST`] from now on, or not.
     pub(crate) fn deepen(&self, deep: bool) {
         if self.deep.load(Ordering::Relaxed) != deep {
             self.deep.store(deep, Ordering::Relaxed);

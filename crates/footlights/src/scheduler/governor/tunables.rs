@@ -37,7 +37,8 @@
 //! | [`FLOOD_PUSHES`] | 256 | pushes | [`Flood`](super::Rule::Flood) | a turn with at least this many cross pushes may flood (fewer are a few messages to a busy actor) |
 //! | [`FLOOD_RATIO`] | 8 | pushes a message | the flood rule | and at least this many per message it handled (a pipeline's stage has one) |
 //! | [`FLOOD_TURNS`] | 2 | turns | the flood rule | flooding turns in a row: the first turn after a receiver moved here still names its old worker |
-//! | [`WATCH_EVERY`] | 1 | ms | [`Watcher`](super::Rule::Watcher) | the watcher's period while another worker is awake: a task behind a long turn waits about this long at most |
+//! | [`WATCH_EVERY`] | 1 | ms | [`Watcher`](super::Rule::Watcher) | the watcher's first period, and its period while it sees long turns: a task behind a long turn then waits about this long |
+//! | [`WATCH_BUSY_MOST`] | 8 | ms | the watcher | its longest period while another worker is awake and no look has seen long turns (it doubles each look from [`WATCH_EVERY`]): work behind a turn that turns long is found within a few periods, some tens of milliseconds, and short turns pay an eighth of the looks |
 //! | [`WATCH_IDLE_MOST`] | 1 | s | the watcher | its longest period while every worker is parked (it doubles each look): an idle runtime wakes one thread about once a second |
 //! | [`WATCH_LONG_TURN`] | 1 | ms | the watcher | a worker that starts at most one turn per this long of the watcher's period, never running out of work, runs long turns |
 //! | [`RESCUE_COUNTS_AFTER`] | 1 | ms | the watcher, the wake threshold | a rescuer's run tells the threshold something only if it kept busy this long (a rescue is no backlog's wake-up) |
@@ -126,6 +127,9 @@ pub(crate) const FLOOD_TURNS: u32 = 2;
 
 /// How long the watcher sleeps between looks while another worker is awake.
 pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(1);
+/// The longest the watcher sleeps between looks while another worker is awake and no look
+/// saw long turns.
+pub(crate) const WATCH_BUSY_MOST: Duration = Duration::from_millis(8);
 /// The longest the watcher sleeps between looks while every worker is parked.
 pub(crate) const WATCH_IDLE_MOST: Duration = Duration::from_secs(1);
 /// A worker starting at most one turn per this long, never out of work, runs long turns.

@@ -4,14 +4,14 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::super::watch::Counts;
+use super::super::watch::{Counts, Look};
 use super::Worker;
 
 impl Worker {
-    /// One look of the watcher at the other workers; `true` if one of them holds
-    /// stealable work behind long turns.
+    /// One look of the watcher at the other workers: whether one of them runs long turns,
+    /// and whether one such holds stealable work behind them.
     #[cold]
-    pub(super) fn watch_once(&self, index: usize) -> bool {
+    pub(super) fn watch_once(&self, index: usize) -> Look {
         let sched = &self.sched;
         let now = Instant::now();
         let look = sched.sleepers.with_parked(|parked| {
@@ -36,6 +36,6 @@ impl Worker {
         if look.long_turns {
             sched.policy.wake.long_turn_seen();
         }
-        look.stranded
+        look
     }
 }

@@ -74,11 +74,12 @@ impl Worker {
                 // worker just woken would look busy for all that time.
                 self.sightings.forget();
             }
-            if self.watch_once(index) {
+            let look = self.watch_once(index);
+            if look.stranded {
                 sleepers.cancel(index);
                 break true;
             }
-            let next = watcher::next_period(last, sleepers.all_parked());
+            let next = watcher::next_period(last, sleepers.all_parked(), look.long_turns);
             self.sched.watch.deepen(watcher::is_deep(next));
             tick = Some(next);
         };
