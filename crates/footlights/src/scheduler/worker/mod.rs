@@ -6,7 +6,7 @@
 //! 1. every 61st pick, its stage's inbox and the shared injector first (so work from other
 //!    threads is never starved by a busy worker); under the stages scheduler, what other
 //!    threads scheduled also joins the back of the private FIFO every 8 picks;
-//! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`] times in a row
+//! 2. the next slot (steal scheduler only, at most [`NEXT_SLOT_STREAK`](crate::scheduler::governor::tunables::NEXT_SLOT_STREAK) times in a row
 //!    while other tasks wait; a chain with nothing behind it just goes on);
 //! 3. its own pinned work (actors pinned to this stage: a private FIFO for what this worker
 //!    scheduled, the stage's inbox for what others did), its stealable deque and its
@@ -15,11 +15,11 @@
 //!    chain of hand-offs spills when a spawn waits, as when other work does);
 //! 4. the injector: a batch of it under work stealing, one task under work sharing;
 //! 5. the other workers' nurseries and deques (work stealing only), in that order. Once
-//!    the system labels groups (its pace found a tug of war, [`super::pace`]), a deque is
+//!    the system labels groups (its pace found a tug of war, [`crate::scheduler::governor::pace`]), a deque is
 //!    stolen from by whole groups, or not at all, or by halves if it holds one group whose
-//!    worker is busy with long turns ([`super::group`]).
+//!    worker is busy with long turns ([`crate::scheduler::group`]).
 //!
-//! With nothing to do, it searches for a short while, then parks (see [`super::park`]).
+//! With nothing to do, it searches for a short while, then parks (see [`crate::scheduler::park`]).
 //!
 //! Where a task *goes* depends on the actor's home ([`super::home`]) and on the
 //! scheduler kind: pool work goes to the next slot and deque (stealing) or the shared
@@ -38,9 +38,9 @@
 //! depth first (a 7 MB peak), reusing what its last actors freed, and a thief takes the largest
 //! subtrees and keeps busy (about 20 steals a run). A spawned actor has not run yet, so no actor's
 //! messages are reordered. A nursery as long as the wake threshold wakes a sleeper, as the deque
-//! does ([`super::park`]). Newest first alone could leave a worker's first spawns waiting for as
-//! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`]
-//! picks (every [`ABSORB_EVERY`] while it keeps FIFO order, when it looks at the nursery last). A
+//! does ([`crate::scheduler::park`]). Newest first alone could leave a worker's first spawns waiting for as
+//! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`](crate::scheduler::governor::tunables::INJECTOR_EVERY)
+//! picks (every [`ABSORB_EVERY`](crate::scheduler::governor::tunables::ABSORB_EVERY) while it keeps FIFO order, when it looks at the nursery last). A
 //! lone worker keeps its FIFO order for spawns too (below): nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
@@ -63,12 +63,12 @@
 //!
 //! A pool worker of several keeps FIFO order the same way while it is *alone for now*:
 //! every other worker is parked, and waking them has been found not to pay (the wake
-//! threshold is above 1, see [`super::park`]). What it schedules then goes to its private
+//! threshold is above 1, see [`crate::scheduler::park`]). What it schedules then goes to its private
 //! FIFO instead of its deque (no atomic operation per task, and a hub's requests pile up
 //! and are served many a turn, as on one worker; what it spawns still goes to its
 //! nursery, where others can steal it), and it publishes the FIFO to its deque
 //! when the FIFO is as long as the wake threshold (it then wakes a sleeper), when another
-//! worker is awake again, or when it gives its work back ([`super::pace`]). So a chatty
+//! worker is awake again, or when it gives its work back ([`crate::scheduler::governor::pace`]). So a chatty
 //! group whose second worker sleeps runs as it would on one worker.
 //!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
@@ -191,14 +191,14 @@ pub(crate) struct Worker {
     /// Whether it may keep FIFO order ([`Rule::Fifo`]).
     fifo_rule: bool,
     pace: Pace,
-    /// Set when the pace, or a cross flood ([`super::flood`]), said to give the work back
+    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
     /// (`next_task` then returns nothing).
     give_back_due: Cell<bool>,
-    /// This worker's cross pushes ([`super::flood`]), and its pool index if it counts them
+    /// This worker's cross pushes ([`crate::scheduler::governor::flood`]), and its pool index if it counts them
     /// (it is `paced`): one test on the paths that count.
     flood: Flood,
     flood_stage: Option<usize>,
-    /// Whether the system labels groups ([`super::group`]), as of this worker's last pace
+    /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's last pace
     /// tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
     running_label: Cell<u64>,
@@ -207,7 +207,7 @@ pub(crate) struct Worker {
 
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
-    /// What this worker saw of the others while it watched ([`super::watch`]).
+    /// What this worker saw of the others while it watched ([`crate::scheduler::watch`]).
     sightings: Sightings,
 }
 
@@ -308,7 +308,7 @@ impl Worker {
         self.pool_index
     }
 
-    /// This worker's pool index if it counts cross pushes ([`super::flood`]): a pool
+    /// This worker's pool index if it counts cross pushes ([`crate::scheduler::governor::flood`]): a pool
     /// worker of several under work stealing.
     #[inline(always)]
     pub(crate) fn flood_stage(&self) -> Option<usize> {

@@ -1,5 +1,5 @@
 //! Where a task comes from: the next slot (at most
-//! [`NEXT_SLOT_STREAK`](super::super::governor::tunables::NEXT_SLOT_STREAK) in a row), the
+//! [`NEXT_SLOT_STREAK`] in a row), the
 //! worker's own queues in turns, the injector, and the cadences that look at the inbox,
 //! the injector and the oldest spawn first (see the module documentation of [`super`]).
 //! Every [`ABSORB_EVERY`] picks the worker also hands the governor its cadence point:

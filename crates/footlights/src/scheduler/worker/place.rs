@@ -93,7 +93,7 @@ impl Worker {
     }
 
     /// A hand-off while the system labels groups: the woken actor takes the running
-    /// actor's label if that is smaller (see [`super::group`]).
+    /// actor's label if that is smaller (see [`crate::scheduler::group`]).
     #[inline(never)]
     pub(super) fn hand_off_grouping(&self, task: Task, pinned: bool) {
         task.home().group.woken_by(self.running_label.get());
@@ -121,7 +121,7 @@ impl Worker {
         self.hand_off_mode.set(mode);
     }
 
-    /// Labels groups or not (see [`super::group`]).
+    /// Labels groups or not (see [`crate::scheduler::group`]).
     pub(super) fn set_grouping(&self, grouping: bool) {
         self.grouping.set(grouping);
         self.set_hand_off_mode();
@@ -213,7 +213,7 @@ impl Worker {
     }
 
     /// Whether this worker's deque holds enough to wake a sleeper for (see
-    /// [`super::park`], "Waking only when it pays").
+    /// [`crate::scheduler::park`], "Waking only when it pays").
     #[inline]
     pub(super) fn backlog_wakes(&self) -> bool {
         self.sched.policy.wake.wakes(self.queue.len())
@@ -319,7 +319,7 @@ impl Worker {
 
     /// A send from this worker's turn pushed onto the mailbox of an actor already
     /// scheduled, whose home is `home`: counts a cross push if the actor is busy on
-    /// another worker ([`super::flood`]).
+    /// another worker ([`crate::scheduler::governor::flood`]).
     #[inline(always)]
     pub(crate) fn pushed_queued(&self, home: &Home) {
         let Some(k) = self.flood_stage else {

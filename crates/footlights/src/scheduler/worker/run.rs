@@ -115,7 +115,7 @@ impl Worker {
     }
 
     /// Discards the tasks left in this worker's next slot and its own queues at shutdown
-    /// ([`super::discard_after_shutdown`]); its stage's inbox is drained with the other
+    /// ([`crate::scheduler::discard_after_shutdown`]); its stage's inbox is drained with the other
     /// queues once every worker has stopped.
     pub(super) fn discard_left(&self) {
         let left = self.next.take().into_iter();
@@ -182,7 +182,7 @@ impl Worker {
     }
 
     /// A turn of an observed worker, or of one that labels groups (see
-    /// [`super::group`]: the actors this turn wakes take its actor's label).
+    /// [`crate::scheduler::group`]: the actors this turn wakes take its actor's label).
     #[inline(never)]
     pub(super) fn run_noted_turn(&self, task: Task) {
         if self.grouping.get() {

@@ -8,7 +8,7 @@ use crate::metrics::bump;
 
 impl Worker {
     /// Parks until woken, unless work turned up meanwhile; if it parked, whether it woke
-    /// to rescue work stranded behind another worker's long turn ([`super::watch`]).
+    /// to rescue work stranded behind another worker's long turn ([`crate::scheduler::watch`]).
     pub(super) fn park(&self) -> Option<bool> {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
@@ -40,7 +40,7 @@ impl Worker {
         rescue
     }
 
-    /// The park itself (see [`super::watch`]): until a waker takes this worker off the
+    /// The park itself (see [`crate::scheduler::watch`]): until a waker takes this worker off the
     /// sleepers' list (or the system shuts down). While it is the watcher, it parks for a
     /// tick at a time and looks at the other workers after each; `true` if it left to
     /// rescue work stranded behind a long turn. A park that ends while this worker is still
@@ -88,12 +88,12 @@ impl Worker {
     }
 
     /// Gives this worker's work back and parks, because its pace said that the awake
-    /// workers together are not faster than one alone (see [`super::pace`]); `true` if it
+    /// workers together are not faster than one alone (see [`crate::scheduler::governor::pace`]); `true` if it
     /// parked. What it holds goes to the injector first, where the workers still awake
     /// look at least every 61 picks, and backlog wake-ups are held until one of them has
     /// measured its pace alone. It does not park if it holds pinned work (looked at again
     /// after it yields, since another thread may push some meanwhile), or if nobody else
-    /// is awake (see [`super::park`], "Giving back").
+    /// is awake (see [`crate::scheduler::park`], "Giving back").
     pub(super) fn give_back(&self) -> bool {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");

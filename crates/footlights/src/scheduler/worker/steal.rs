@@ -80,7 +80,7 @@ impl Worker {
 
     /// Counts a steal back: the first task of a steal is an actor this worker stole before
     /// (and nobody stole from it since), so it went back to the victim's worker in the
-    /// meantime, woken there (see [`super::pace`], "Tug of war"). Then marks the task as
+    /// meantime, woken there (see [`crate::scheduler::governor::pace`], "Tug of war"). Then marks the task as
     /// stolen by this worker.
     #[cold]
     pub(super) fn note_stolen(&self, task: &Task, index: usize) {
@@ -92,7 +92,7 @@ impl Worker {
     }
 
     /// Steals whole groups from worker `victim`'s deque, or declines (see
-    /// [`super::group`]); the first task kept, if any. Counted as one steal.
+    /// [`crate::scheduler::group`]); the first task kept, if any. Counted as one steal.
     #[cold]
     #[inline(never)]
     pub(super) fn steal_groups(&self, victim: usize) -> Option<Task> {
@@ -148,7 +148,7 @@ impl Worker {
     }
 
     /// Whether worker `victim`, whose one group this worker would decline to split, is
-    /// *saturated with long turns* (see [`super::group`], "Long turns"): in [`LONG_TURN`],
+    /// *saturated with long turns* (see [`crate::scheduler::group`], "Long turns"): in [`LONG_TURN`],
     /// it neither runs [`SATURATED_TURNS`] turns nor runs out of work (a search, or
     /// parking). Watches its counters until one or the other is known, so the watch is
     /// short where the decline stands: a worker running a chatty group's short turns
