@@ -79,6 +79,13 @@
 //! this worker's own counters, and run an inline actor's turn right here. It is also what
 //! a turn calls back through ([`crate::task::Schedule`]).
 //!
+//! **Files.** What a worker does is split by kind: where a task goes (`place.rs`: the
+//! next slot, the deque, the nursery, the private FIFO) and where it comes from
+//! (`pick.rs`), which together are its local queues; searching and stealing
+//! (`steal.rs`); its loops and turns (`run.rs`); parking, dozing as the watcher and giving
+//! work back (`sleep.rs`); the watcher's look (`rescue.rs`). Every adaptive choice among
+//! them is the governor's ([`crate::scheduler::governor`]); this module carries it out.
+//!
 //! An inline turn runs inside the turn of the handler that sent to it; a chain of them
 //! deeper than [`INLINE_DEPTH`] is scheduled instead, so that cycles and long chains can
 //! neither deadlock nor overflow the stack.
