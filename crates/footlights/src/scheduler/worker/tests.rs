@@ -214,3 +214,38 @@ fn the_cap_leaves_workers_beyond_the_cpus_parked_unless_it_is_off() {
     assert_eq!(free.sleepers.active(), 4);
     assert_eq!(free.sleepers.awake(), 4);
 }
+
+#[test]
+fn a_thief_that_labels_takes_whole_groups_and_gives_the_others_back() {
+    let sched = scheduler(2, Governor::adaptive());
+    let (victim, thief) = (worker(&sched, 0), worker(&sched, 1));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    // Two groups of four, interleaved in the victim's deque (ids 0, 2, 4, 6 and 1, 3, 5,
+    // 7); a ninth task stays in its next slot.
+    let tasks: Vec<Task> = (0..8).map(|id| task(id, &log)).collect();
+    for (i, t) in tasks.iter().enumerate().skip(2) {
+        t.home().group.woken_by(tasks[i % 2].home().group.label());
+    }
+    for t in tasks {
+        victim.schedule(t, Site::Pool);
+    }
+    victim.schedule(task(8, &log), Site::Pool);
+    assert_eq!(victim.queue.len(), 8);
+    thief.set_grouping(true);
+    let first = thief.steal().expect("groups to take");
+    let label = first.home().group.label();
+    let mut kept = vec![first];
+    while let Some(t) = thief.queue.pop() {
+        kept.push(t);
+    }
+    assert_eq!(kept.len(), 4, "one whole group of the two");
+    assert!(kept.iter().all(|t| t.home().group.label() == label));
+    // The other group went back to the victim's inbox, whole.
+    let mut back = Vec::new();
+    while let Some(t) = victim.stage.take() {
+        back.push(t);
+    }
+    assert_eq!(back.len(), 4);
+    assert!(back.iter().all(|t| t.home().group.label() != label));
+    assert_eq!(victim.queue.len(), 0);
+}
