@@ -59,9 +59,9 @@
 //! too little to do and falls while they keep busy ([`park`], "Waking only when it pays").
 //! Work a worker keeps for itself that way waits behind its turn, which a blocking or long
 //! handler makes long: one parked worker, the *watcher*, looks at the others every
-//! millisecond while any is awake, and steals what waits in a deque or nursery behind a
-//! turn that has lasted that long ([`watch`]); an idle runtime wakes it about once a
-//! second.
+//! millisecond to every few milliseconds while any is awake (its period backs off while it
+//! sees no long turns), and steals what waits in a deque or nursery behind a long turn
+//! ([`watch`]); an idle runtime wakes it about once a second.
 //! Each worker counts where its time goes: running, searching, parked and waking others
 //! ([`crate::metrics`]).
 //!

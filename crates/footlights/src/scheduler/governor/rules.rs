@@ -43,9 +43,10 @@ pub enum Rule {
     /// running on another worker than they handle gives its work back. Off, nobody
     /// counts cross pushes.
     Flood,
-    /// The watcher: one parked worker looks at the others every millisecond while any is
-    /// awake, and steals work that waits behind a long turn; long turns also bring the
-    /// wake threshold back to 1. Off, parked workers park for good until woken.
+    /// The watcher: one parked worker looks at the others every millisecond to every few
+    /// milliseconds while any is awake (less often while it sees no long turns), and
+    /// steals work that waits behind a long turn; long turns also bring the wake threshold
+    /// back to 1. Off, parked workers park for good until woken.
     Watcher,
     /// The nursery: actors spawned on a worker of several wait in a deque of their own,
     /// run newest first (depth first) and stolen oldest first. Off, a spawn is scheduled
