@@ -1,31 +1,31 @@
-//! Measures the CPU an idle runtime uses: a system does some work, goes quiescent, and
-//! then sits idle for a while; the process's user+system CPU time over that idle stretch,
-//! divided by its wall time, is the idle utilisation (Linux: read from `/proc/self/stat`).
+//! Measures the CPU an idle or lightly loaded runtime uses: a system does some work, goes
+//! quiescent, and then sits idle for a while, or receives `RATE` messages a second from
+//! outside (a service under light load); the process's user+system CPU time over that
+//! stretch (`getrusage`, which counts CPU used, not time waited, so it is honest on a busy
+//! machine), divided by its wall time, is the utilisation.
 //!
-//! `cargo run --release -p footlights --example idle_cpu -- [SECONDS]`
+//! `cargo run --release -p footlights --example idle_cpu -- [SECONDS [RATE [GOVERNOR]]]`
+//!
+//! `GOVERNOR` is a `FOOTLIGHTS_GOVERNOR` value (`adaptive`, `plain`, `adaptive-watcher`).
 
 use std::time::{Duration, Instant};
 
-use footlights::{Actor, Context, System};
+use footlights::{Actor, Context, Governor, System};
 
-/// Process CPU time (user + system) in clock ticks, from /proc/self/stat.
-fn cpu_ticks() -> Result<u64, String> {
-    let stat = std::fs::read_to_string("/proc/self/stat").map_err(|e| e.to_string())?;
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    let rest = stat
-        .rsplit_once(')')
-        .ok_or("unexpected /proc/self/stat format")?
-        .1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
-    let parse = |i: usize| -> Result<u64, String> {
-        fields
-            .get(i)
-            .ok_or("short /proc/self/stat")?
-            .parse::<u64>()
-            .map_err(|e| e.to_string())
+/// This process's CPU time so far, user and system, over all its threads.
+fn cpu_time() -> Result<Duration, String> {
+    // SAFETY: `getrusage` fills the struct it is given; a zeroed `rusage` is a valid one.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return Err("getrusage failed".into());
+        }
+        usage
     };
-    Ok(parse(11)? + parse(12)?)
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Ok(Duration::from_micros(
+        micros(usage.ru_utime) + micros(usage.ru_stime),
+    ))
 }
 
 struct Busy;
@@ -38,13 +38,25 @@ impl Actor for Busy {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seconds: u64 = match std::env::args().nth(1) {
+    let mut args = std::env::args().skip(1);
+    let seconds: u64 = match args.next() {
         None => 3,
         Some(s) => s
             .parse()
             .map_err(|_| format!("SECONDS must be a whole number, not {s:?}"))?,
     };
-    let system = System::builder().build()?;
+    let rate: u64 = match args.next() {
+        None => 0,
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("RATE must be a whole number of messages a second, not {s:?}"))?,
+    };
+    let mut builder = System::builder();
+    if let Some(g) = args.next() {
+        let governor: Governor = g.parse().map_err(|e| format!("GOVERNOR: {e}"))?;
+        builder = builder.governor(governor);
+    }
+    let system = builder.build()?;
     let actors: Vec<_> = (0..1000).map(|_| system.spawn(Busy)).collect();
     for (i, a) in actors.iter().enumerate() {
         for n in 0..100 {
@@ -54,17 +66,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     system.wait_quiescent();
     // Let the workers finish their search and park.
     std::thread::sleep(Duration::from_millis(100));
-    let ticks_per_second = 100.0; // USER_HZ on Linux
-    let (t0, c0) = (Instant::now(), cpu_ticks()?);
-    std::thread::sleep(Duration::from_secs(seconds));
-    let (wall, cpu) = (t0.elapsed(), cpu_ticks()? - c0);
-    let cpu_seconds = cpu as f64 / ticks_per_second;
+    let (t0, c0) = (Instant::now(), cpu_time()?);
+    let end = t0 + Duration::from_secs(seconds);
+    if rate == 0 {
+        std::thread::sleep(Duration::from_secs(seconds));
+    } else {
+        // One message every 1/RATE s, to actors in turn, on a fixed schedule.
+        let gap = Duration::from_secs(1) / u32::try_from(rate).unwrap_or(u32::MAX);
+        let mut next = t0;
+        let mut n = 0u64;
+        while next < end {
+            actors[(n % actors.len() as u64) as usize].send(n)?;
+            n += 1;
+            next += gap;
+            std::thread::sleep(next.saturating_duration_since(Instant::now()));
+        }
+    }
+    let (wall, cpu) = (t0.elapsed(), cpu_time()? - c0);
     println!(
-        "idle for {:.2} s on {} workers: {:.3} s CPU = {:.2}% of one core",
+        "{} for {:.2} s on {} workers ({}): {:.1} ms CPU = {:.2}% of one core",
+        if rate == 0 {
+            "idle".to_owned()
+        } else {
+            format!("{rate} messages a second")
+        },
         wall.as_secs_f64(),
         system.threads(),
-        cpu_seconds,
-        100.0 * cpu_seconds / wall.as_secs_f64()
+        system.governor(),
+        cpu.as_secs_f64() * 1000.0,
+        100.0 * cpu.as_secs_f64() / wall.as_secs_f64()
     );
     Ok(())
 }

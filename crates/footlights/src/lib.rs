@@ -59,7 +59,7 @@
 //! automatic placement from what the runtime observes ([`auto`]).
 //!
 //! The public surface is [`System`], [`Actor`], [`Addr`], [`Context`], [`reply`] and
-//! [`placement`], [`SpawnOptions`] for spawning with a bounded mailbox, [`Handler`],
+//! [`placement`], [`Governor`] (which adaptive rules the scheduler applies), [`SpawnOptions`] for spawning with a bounded mailbox, [`Handler`],
 //! [`Recipient`] and the system's registry of names, and
 //! [`timer`]: messages later or periodically ([`Context::send_after`],
 //! [`Addr::send_interval`], ...), with a [`TimerHandle`] that cancels, and an ask with a
@@ -147,10 +147,10 @@
 //! | `census` | `sync` | every live actor of a system, for the shutdown: entered on an actor's first turn without a locked instruction, left at stop |
 //! | `task` | nothing | the contract between scheduler and cell: the traits `Run` (what the scheduler asks of a cell) and `Schedule` (what a running turn asks of its worker) |
 //! | `cell` | `mailbox`, `census`, `task`, `sync`, `trace` | an actor's state, mailbox, turn, lifecycle (stop, kill), ties (monitors, links, exit reasons), stop, garbage collection, muting (a yielding send found a full mailbox) and polling its futures; it runs any `Behaviour` (the actor's hooks without the public `Context`) and reports panics and dead letters through an `Env` trait |
-//! | `scheduler` | `task`, `mailbox`, `counted`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; automatic placement watches it through its `Observer` and `Recorder` traits |
+//! | `scheduler` | `task`, `mailbox`, `counted`, `metrics`, `rng`, `sync` | workers, run queues, stealing, parking, quiescence, stages and dedicated stages, and each actor's home word; the governor, which holds every adaptive rule ([`Governor`]); automatic placement watches it through its `Observer` and `Recorder` traits. Its files keep a table of their own (the scheduler's module documentation, "Files"), checked the same way |
 //! | [`placement`] | `scheduler` | the placement policy: resolves a [`Placement`] to a home word |
 //! | [`auto`] | `scheduler`, `placement` | automatic placement: observe, decide, move |
-//! | [`config`] | `placement` | settings from the builder, the environment and defaults |
+//! | [`config`] | `placement`, `scheduler` | settings from the builder, the environment and defaults; parsing a [`Governor`] |
 //! | `reactor` | nothing | with the `tokio` feature, the tokio runtime whose context futures inside actors are polled in |
 //! | `registry` | nothing | a system's names: name to type-erased address, under one lock; the typed side is in `actor` |
 //! | `runtime` | `cell`, `mailbox`, `census`, `counted`, `scheduler`, `placement`, `timer`, `reactor`, `registry`, `trace` | the state an actor shares with its system, and the glue on the spawn and send paths |
@@ -205,6 +205,7 @@ pub use metrics::{Metrics, WorkerMetrics};
 pub use placement::{Placement, PlacementMode, Policy, SchedulerKind, Site};
 pub use registry::{LookupError, RegisterError};
 pub use reply::{Canceled, Reply, ReplyTo};
+pub use scheduler::{Governor, Rule};
 pub use system::{Builder, ShutdownReport, System};
 pub use timer::{TimerGuard, TimerHandle};
 

@@ -28,7 +28,7 @@ use crate::placement::{Placement, PlacementMode, Policy, SchedulerKind};
 use crate::registry::Registry;
 use crate::runtime::{PanicHook, Shared};
 use crate::scheduler::probe::Observer;
-use crate::scheduler::{self, Scheduler, SchedulerConfig};
+use crate::scheduler::{self, Governor, Scheduler, SchedulerConfig};
 use crate::timer::TimerService;
 
 /// Builds a [`System`]. Settings left unset come from the environment, then defaults; see
@@ -50,6 +50,7 @@ pub struct Builder {
     max_dedicated: Option<usize>,
     cpus: Option<usize>,
     print_stats: Option<bool>,
+    governor: Option<Governor>,
     on_panic: Option<PanicHook>,
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
@@ -141,6 +142,27 @@ impl Builder {
         self
     }
 
+    /// Which adaptive rules the work-stealing scheduler applies ([`Governor`]). Else
+    /// `FOOTLIGHTS_GOVERNOR` (`adaptive`, `plain`, `plain+pace+tug`,
+    /// `adaptive-watcher`, ...), else [`Governor::adaptive`]: every rule.
+    ///
+    /// ```
+    /// use footlights::{Governor, Rule, System};
+    /// # fn main() -> Result<(), footlights::ConfigError> {
+    /// // What tokio and Go keep: a next slot, stealing and a limit on searchers.
+    /// let plain = System::builder().threads(2).governor(Governor::plain()).build()?;
+    /// assert_eq!(plain.governor(), Governor::plain());
+    /// // Every rule but one, to measure what that one is worth.
+    /// let g = Governor::adaptive().without(Rule::Flood);
+    /// let system = System::builder().threads(2).governor(g).build()?;
+    /// assert!(!system.governor().has(Rule::Flood));
+    /// # Ok(()) }
+    /// ```
+    pub fn governor(mut self, governor: Governor) -> Self {
+        self.governor = Some(governor);
+        self
+    }
+
     /// Called when a handler panics (the actor is stopped), and for the other panics of
     /// user code the runtime catches ([`PanicReport::during`] says where). The default
     /// prints one line on standard error (and prints nothing if it cannot). A hook that
@@ -207,6 +229,7 @@ impl Builder {
         let policy = config::resolve_choice(self.policy, config::POLICY_ENV)?;
         let mode = config::resolve_choice(self.placement, config::PLACEMENT_ENV)?;
         let print_stats = config::resolve_flag(self.print_stats, config::STATS_ENV)?;
+        let governor = config::resolve_governor(self.governor)?;
         let auto = (mode != PlacementMode::Manual).then(|| Arc::new(Auto::new(mode)));
         let sched = Scheduler::new(
             SchedulerConfig {
@@ -215,6 +238,7 @@ impl Builder {
                 kind,
                 max_dedicated,
                 cpus,
+                governor,
             },
             auto.clone().map(|a| a as Arc<dyn Observer>),
         );
@@ -333,6 +357,7 @@ impl System {
             max_dedicated: None,
             cpus: None,
             print_stats: None,
+            governor: None,
             on_panic: None,
             #[cfg(feature = "tokio")]
             tokio: None,
@@ -379,6 +404,12 @@ impl System {
     /// The scheduler kind.
     pub fn scheduler(&self) -> SchedulerKind {
         self.shared.sched.kind
+    }
+
+    /// The governor in effect: which of the scheduler's adaptive rules apply (see
+    /// [`Builder::governor`]).
+    pub fn governor(&self) -> Governor {
+        self.shared.sched.policy.rules
     }
 
     /// The default execution policy.
@@ -479,7 +510,7 @@ impl System {
                 .as_ref()
                 .map_or(0, |a| a.queue_switches.load(Ordering::Relaxed)),
             fifo_order: sched.stages.first().is_some_and(|s| s.keeps_fifo()),
-            labels_groups: sched.sleepers.yardstick().grouping(),
+            labels_groups: sched.policy.yardstick.grouping(),
             external_messages_sent: sched.external.sent.load(Ordering::Acquire),
             external_actors_spawned: sched.external.spawned.load(Ordering::Acquire),
             dead_letters: self.shared.dead_letters.load(Ordering::Acquire),

@@ -62,14 +62,19 @@ fn constrained_code(text: &str) -> String {
 
 /// The module names a piece of code mentions as `crate::name` or `crate::{name, ...}`.
 fn mentioned_modules(code: &str) -> BTreeSet<String> {
+    mentioned_after(code, "crate::")
+}
+
+/// The names a piece of code mentions as `<prefix>name` or `<prefix>{name, ...}`.
+fn mentioned_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let ident = |s: &str| -> String {
         s.chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect()
     };
     let mut found = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
+    for (at, _) in code.match_indices(prefix) {
+        let rest = &code[at + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             // Nested groups are rare; the top level of the group is what names modules.
@@ -211,9 +216,8 @@ fn each_module_imports_only_what_its_layer_knows() {
     );
 }
 
-#[test]
-fn the_modules_form_no_cycle() {
-    let graph = imports();
+/// The first cycle a depth-first search of `graph` meets, if any.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Colours of a depth-first search: absent = unvisited, false = on the path, true = done.
     let mut state: BTreeMap<&str, bool> = BTreeMap::new();
     let mut path: Vec<&str> = Vec::new();
@@ -250,13 +254,121 @@ fn the_modules_form_no_cycle() {
 
     for module in graph.keys() {
         if !state.contains_key(module.as_str()) {
-            if let Some(cycle) = visit(module, &graph, &mut state, &mut path) {
-                panic!(
-                    "the modules import each other in a circle: {}",
-                    cycle.join(" -> ")
-                );
+            if let Some(cycle) = visit(module, graph, &mut state, &mut path) {
+                return Some(cycle);
             }
         }
+    }
+    None
+}
+
+#[test]
+fn the_modules_form_no_cycle() {
+    if let Some(cycle) = find_cycle(&imports()) {
+        panic!(
+            "the modules import each other in a circle: {}",
+            cycle.join(" -> ")
+        );
+    }
+}
+
+/// The scheduler's files: a file directly in `src/scheduler/` is one (`park.rs` is
+/// `park`), and so is a folder there (`worker/` and everything in it is `worker`);
+/// `mod.rs` itself, the scheduler's shared types, is none. A folder's `tests.rs` (a
+/// module compiled only for tests) may reach anywhere, as tests do.
+fn scheduler_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = src().join("scheduler");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let rel = file.strip_prefix(&dir).expect("a file under scheduler/");
+        let mut parts = rel.components();
+        let first = parts.next().expect("a path component");
+        let nested = parts.next().is_some();
+        if file.file_name().is_some_and(|f| f == "tests.rs") {
+            continue;
+        }
+        let name = first.as_os_str().to_string_lossy();
+        let name = name.strip_suffix(".rs").unwrap_or(&name).to_owned();
+        if name == "mod" {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("a readable source file");
+        let code = constrained_code(&text);
+        // A file of a folder reaches its siblings' files through `super::super::`.
+        let up = if nested { "super::super::" } else { "super::" };
+        let mut used = mentioned_after(&code, up);
+        used.extend(mentioned_after(&code, "crate::scheduler::"));
+        graph.entry(name).or_default().extend(used);
+    }
+    let names: BTreeSet<String> = graph.keys().cloned().collect();
+    for (name, used) in &mut graph {
+        used.retain(|m| names.contains(m) && m != name);
+    }
+    graph
+}
+
+/// The rows of the scheduler's "Files" table (in `scheduler/mod.rs`): each file and the
+/// files it may import.
+fn scheduler_table() -> BTreeMap<String, BTreeSet<String>> {
+    let text = fs::read_to_string(src().join("scheduler").join("mod.rs")).expect("mod.rs");
+    let mut rows = BTreeMap::new();
+    let mut in_files = false;
+    for line in text.lines() {
+        let Some(doc) = line.strip_prefix("//!") else {
+            continue;
+        };
+        let doc = doc.trim();
+        if doc.starts_with('#') {
+            in_files = doc == "# Files";
+            continue;
+        }
+        if !in_files || !doc.starts_with('|') || doc.starts_with("|---") {
+            continue;
+        }
+        let cells: Vec<&str> = doc.trim_matches('|').split('|').map(str::trim).collect();
+        if cells.len() < 2 || cells[0] == "file" {
+            continue;
+        }
+        let may: BTreeSet<String> = names(cells[1]).into_iter().collect();
+        for file in names(cells[0]) {
+            rows.insert(file, may.clone());
+        }
+    }
+    assert!(
+        !rows.is_empty(),
+        "scheduler/mod.rs has no \"# Files\" table"
+    );
+    rows
+}
+
+#[test]
+fn each_scheduler_file_imports_only_what_its_row_allows() {
+    let table = scheduler_table();
+    let mut wrong = Vec::new();
+    for (file, used) in scheduler_imports() {
+        let Some(may) = table.get(&file) else {
+            wrong.push(format!("{file} has no row"));
+            continue;
+        };
+        for u in used.difference(may) {
+            wrong.push(format!("{file} imports {u}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the scheduler's files break their \"Files\" table in scheduler/mod.rs: {wrong:?}"
+    );
+}
+
+#[test]
+fn the_scheduler_files_form_no_cycle() {
+    if let Some(cycle) = find_cycle(&scheduler_imports()) {
+        panic!(
+            "the scheduler's files import each other in a circle: {}",
+            cycle.join(" -> ")
+        );
     }
 }
 

@@ -7,7 +7,7 @@
 //! wake their partners on the thief's worker, the victim's actors wake them back, every
 //! message crosses between the cores, and two workers are slower than one
 //! (`docs/experiments/2026-11-27-whole-groups.md`: chameneos, and big's neighbourhoods). Once the
-//! pace ([`super::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
+//! pace ([`super::governor::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
 //! a worker woken later takes whole groups instead of half a deque.
 //!
 //! **Labels.** Every actor's home carries a [`Group`]: a label, at first derived from the
@@ -20,15 +20,15 @@
 //! actors of a tree, which only reply to their parent, stay mostly apart. While the system
 //! labels groups, a worker notes the label of the actor whose turn it runs, and a hand-off
 //! (a send that woke an actor) passes it on (a worker that has long been the only one
-//! awake stops, and the labels wait as they are: [`super::pace::Pace::labels`]); until
+//! awake stops, and the labels wait as they are: [`super::governor::pace::Pace::labels`]); until
 //! then a turn pays a test of two flags
 //! (one on a lone worker, whose `paced` flag is false) and a hand-off one compare of the
 //! worker's hand-off mode (which it tests anyway for FIFO order). Labels only merge; they are a hint, never needed for correctness.
 //!
 //! **Taking groups.** While the system labels groups and another worker is awake, a worker
-//! steals from a deque by groups: it takes the deque one task at a time (at most [`MOST`]
-//! tasks), keeps the whole groups that make up at most half of them, largest first
-//! ([`split`]), and gives the others back to the victim's inbox. If that would keep less
+//! steals from a deque by groups: it takes the deque one task at a time (at most
+//! [`MOST`](super::governor::tunables::GROUP_STEAL_MOST) tasks), keeps the whole groups that
+//! make up at most half of them, largest first ([`split`](super::governor::labels::split)), and gives the others back to the victim's inbox. If that would keep less
 //! than an eighth of the tasks (one group, as chameneos, or big with one neighbourhood), it
 //! gives them all back and *declines*: it steals from no deque until it has slept, and
 //! sleeps although it sees work, if another worker stays awake (the pace's give-back,
@@ -64,9 +64,6 @@
 //! ([`super::Scheduler::push_stage`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// At most this many tasks are taken from one deque by a group steal.
-pub(crate) const MOST: usize = 4096;
 
 /// An actor's group label (see the module documentation).
 pub(crate) struct Group(AtomicU64);
@@ -117,31 +114,6 @@ impl Group {
     }
 }
 
-/// Which groups a woken worker takes, given the labels of the tasks it took (see the
-/// module documentation): the labels to keep, chosen largest group first, making up at most
-/// half of the tasks, and returned in ascending order (for a binary search); `None`
-/// (decline) if that would be less than an eighth of them, as when the tasks are one group.
-pub(crate) fn split(labels: &[u64]) -> Option<Vec<u64>> {
-    let total = labels.len();
-    let mut sorted = labels.to_vec();
-    sorted.sort_unstable();
-    let mut groups: Vec<(usize, u64)> = Vec::new();
-    for chunk in sorted.chunk_by(|a, b| a == b) {
-        groups.push((chunk.len(), chunk[0]));
-    }
-    groups.sort_unstable_by(|a, b| b.cmp(a));
-    let mut taken = 0;
-    let mut keep = Vec::new();
-    for &(count, label) in &groups {
-        if 2 * (taken + count) <= total {
-            taken += count;
-            keep.push(label);
-        }
-    }
-    keep.sort_unstable();
-    (taken > 0 && 8 * taken >= total).then_some(keep)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,38 +154,5 @@ mod tests {
         let distinct: std::collections::HashSet<u64> = labels.iter().copied().collect();
         assert_eq!(distinct.len(), labels.len());
         assert!(!distinct.contains(&0));
-    }
-
-    #[test]
-    fn one_group_is_declined() {
-        assert_eq!(split(&[7; 64]), None);
-        // Nearly one group: the strays are less than an eighth.
-        let mut labels = vec![7; 60];
-        labels.extend([1, 2, 3, 4]);
-        assert_eq!(split(&labels), None);
-        assert_eq!(split(&[]), None);
-    }
-
-    #[test]
-    fn two_groups_are_split_whole() {
-        let mut labels = vec![5; 30];
-        labels.extend(vec![9; 34]);
-        // 34 is more than half of 64: the 30 are taken, whole.
-        assert_eq!(split(&labels), Some(vec![5]));
-        let mut even = vec![5; 32];
-        even.extend(vec![9; 32]);
-        assert_eq!(split(&even).map(|keep| keep.len()), Some(1));
-    }
-
-    #[test]
-    fn several_groups_are_shared_out_by_halves() {
-        // Four groups of 500: two are taken.
-        let labels: Vec<u64> = (0..2000).map(|i| 1 + i % 4).collect();
-        assert_eq!(split(&labels).map(|keep| keep.len()), Some(2));
-        // Groups of one (a tree's actors): half of them, in ascending order.
-        let labels: Vec<u64> = (1..=64).rev().collect();
-        let keep = split(&labels).expect("several groups");
-        assert_eq!(keep.len(), 32);
-        assert!(keep.windows(2).all(|w| w[0] < w[1]));
     }
 }

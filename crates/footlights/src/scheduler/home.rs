@@ -153,7 +153,7 @@ pub(crate) struct Home {
     /// and by a worker that takes it from another (`Worker::arrived`).
     ran_on: AtomicU32,
     /// The pool stage on which the actor's last turn that used up its batch ran (kept by
-    /// systems of several pool workers, for [`super::flood`]); [`NOWHERE`] if none did yet.
+    /// systems of several pool workers, for [`super::governor::flood`]); [`NOWHERE`] if none did yet.
     busy_on: AtomicU32,
     /// The group of actors it talks with, as far as the workers label groups
     /// ([`super::group`]).
@@ -215,7 +215,7 @@ impl Home {
         }
     }
 
-    /// Records that a turn on pool stage `stage` used up its batch (see [`super::flood`]).
+    /// Records that a turn on pool stage `stage` used up its batch (see [`super::governor::flood`]).
     #[inline]
     pub(crate) fn busy_on(&self, stage: usize) {
         let stage = stage as u32;

@@ -40,7 +40,7 @@
 //!   queues spawns like anything else it schedules.
 //! * From any other thread, the task goes into the global injector queue.
 //!
-//! A worker takes its next task from its next slot (at most [`worker::NEXT_SLOT_STREAK`]
+//! A worker takes its next task from its next slot (at most [`governor::tunables::NEXT_SLOT_STREAK`]
 //! times in a row, so a chain cannot starve the deque), then its own deque and nursery,
 //! then the injector, then by stealing half of another worker's nursery or deque
 //! (crossbeam-deque's work-stealing). Every 61st pick looks at the injector first, so work
@@ -59,9 +59,9 @@
 //! too little to do and falls while they keep busy ([`park`], "Waking only when it pays").
 //! Work a worker keeps for itself that way waits behind its turn, which a blocking or long
 //! handler makes long: one parked worker, the *watcher*, looks at the others every
-//! millisecond while any is awake, and steals what waits in a deque or nursery behind a
-//! turn that has lasted that long ([`watch`]); an idle runtime wakes it about once a
-//! second.
+//! millisecond to every few milliseconds while any is awake (its period backs off while it
+//! sees no long turns), and steals what waits in a deque or nursery behind a long turn
+//! ([`watch`]); an idle runtime wakes it about once a second.
 //! Each worker counts where its time goes: running, searching, parked and waking others
 //! ([`crate::metrics`]).
 //!
@@ -72,6 +72,40 @@
 //! are CPUs", and [`start`]). With as many workers as CPUs or fewer, that rule limits
 //! nothing.
 //!
+//! # The governor
+//!
+//! Every rule above that adapts to what the workers observe (the wake threshold, the
+//! pace and its give-back, the tug of war, groups and labels, the flood give-back, the
+//! watcher, the nursery, the FIFO of a worker alone, the CPU cap and lazy start) is a
+//! decision of the [`governor`]: the mechanism (the files below it in the table) tells it
+//! what happened at its cadence points (an epoch of the pace, a park, a search, a wake-up,
+//! a watcher's look) and carries out its verdicts. Its numbers stand in one table
+//! ([`governor::tunables`]). Which rules apply is a [`Governor`], chosen with
+//! `Builder::governor` or `FOOTLIGHTS_GOVERNOR`: `Governor::plain()` keeps only the next
+//! slot, stealing and the limit on searchers.
+//!
+//! # Files
+//!
+//! Each file (or folder) of the scheduler may import only the files its row lists, and
+//! the types of this module (`super::Scheduler`, `super::Task`, ...); the files form no
+//! circle. `tests/layers.rs` checks both. Bottom up:
+//!
+//! | file | may import | what it is |
+//! |---|---|---|
+//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace, the tug of war and the labels' switch, the flood rule, the watcher's timing, the cap |
+//! | `park` | nothing | the parking protocol (loom-checked): the sleepers' list and the counts wakers read |
+//! | `start` | nothing | starting worker threads, lazily beyond the CPUs |
+//! | `waker` | nothing | waking a parked worker: off the list, its thread started, unparked |
+//! | `quiescence` | nothing | counting scheduled and descheduled actors |
+//! | `stage` | nothing | a worker's stage: its inbox and counters |
+//! | `group` | nothing | the labels of actors that talk, and how a steal splits groups |
+//! | `home` | `group`, `stage` | where an actor is scheduled next |
+//! | `probe` | `stage` | what automatic placement observes |
+//! | `watch` | `governor` | the watcher's role and what one look sees |
+//! | `worker` | `governor`, `group`, `home`, `probe`, `stage`, `watch` | one worker: its local queues (`place`, `pick`), searching and stealing (`steal`), its loop (`run`), parking (`sleep`), the watcher's look (`rescue`) |
+//! | `scheduled` | `home`, `worker` | an actor's entry in a run queue |
+//! | `dedicated` | `stage`, `worker` | dedicated stages beside the pool |
+//!
 //! # Quiescence
 //!
 //! Each worker counts the actors it scheduled and the turns that ended with the actor idle
@@ -81,16 +115,16 @@
 //! actor scheduled). See [`quiescence`].
 
 pub(crate) mod dedicated;
-pub(crate) mod flood;
+pub(crate) mod governor;
 pub(crate) mod group;
 pub(crate) mod home;
-pub(crate) mod pace;
 pub(crate) mod park;
 pub(crate) mod probe;
 pub(crate) mod quiescence;
 pub(crate) mod scheduled;
 pub(crate) mod stage;
 pub(crate) mod start;
+pub(crate) mod waker;
 pub(crate) mod watch;
 pub(crate) mod worker;
 
@@ -103,6 +137,8 @@ use crossbeam_utils::CachePadded;
 
 use crate::metrics::{ExternalStats, WorkerStats, bump};
 use dedicated::Dedicated;
+use governor::Policy;
+pub use governor::{Governor, Rule};
 pub use home::Site;
 pub(crate) use home::{Home, Target};
 use park::Sleepers;
@@ -111,6 +147,7 @@ use quiescence::Quiescence;
 pub(crate) use scheduled::{Runnable, Scheduled, Task};
 use stage::Stage;
 use start::Starter;
+use watch::Watch;
 pub use worker::INLINE_DEPTH;
 use worker::with_current as with_current_worker;
 
@@ -141,11 +178,19 @@ pub(crate) struct SchedulerConfig {
     /// The CPUs the process may run on: at most this many workers are awake for shared
     /// work at once (see [`park`], "As many awake as there are CPUs").
     pub(crate) cpus: usize,
+    /// Which adaptive rules apply ([`governor`]).
+    pub(crate) governor: Governor,
 }
 
 /// The run queues and counters shared by every worker of one system.
 pub(crate) struct Scheduler {
     pub(crate) kind: SchedulerKind,
+    /// Which adaptive rules apply, and what the governor keeps ([`governor`]).
+    pub(crate) policy: Policy,
+    /// What starts the workers that have no thread yet ([`start`]).
+    pub(crate) starter: Starter,
+    /// Which parked worker watches for work stranded behind a long turn ([`watch`]).
+    pub(crate) watch: Watch,
     /// What watches the workers, if anything (automatic placement).
     pub(crate) observer: Option<Arc<dyn Observer>>,
     pub(crate) injector: Injector<Task>,
@@ -194,26 +239,32 @@ impl Scheduler {
                 parker: Parker::new(),
             })
             .collect();
+        let unparkers = seeds.iter().map(|s| s.parker.unparker().clone()).collect();
+        let stages = seeds
+            .iter()
+            .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
+            .collect();
+        let stealers = seeds
+            .iter()
+            .map(|s| Stealers {
+                deque: s.queue.stealer(),
+                nursery: s.nursery.stealer(),
+            })
+            .collect();
+        // Without the CPU cap, every worker may be awake for shared work.
+        let active = Policy::active(config.governor, config.threads, config.cpus);
         let sched = Arc::new_cyclic(|me| Scheduler {
             kind: config.kind,
+            policy: Policy::new(config.governor),
+            starter: Starter::new(me.clone(), seeds, |sched, seed| {
+                worker::Worker::new(sched, seed).run();
+            }),
+            watch: Watch::new(),
             observer,
             injector: Injector::new(),
-            stealers: seeds
-                .iter()
-                .map(|s| Stealers {
-                    deque: s.queue.stealer(),
-                    nursery: s.nursery.stealer(),
-                })
-                .collect(),
-            stages: seeds
-                .iter()
-                .map(|s| Arc::new(Stage::new(s.parker.unparker().clone(), 0)))
-                .collect(),
-            sleepers: Sleepers::new(
-                seeds.iter().map(|s| s.parker.unparker().clone()).collect(),
-                config.cpus,
-                Starter::new(me.clone(), seeds),
-            ),
+            stealers,
+            stages,
+            sleepers: Sleepers::new(unparkers, active),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
             dedicated: Dedicated::new(config.max_dedicated),
@@ -221,7 +272,10 @@ impl Scheduler {
             round_robin: AtomicUsize::new(0),
             batch: config.batch,
         });
-        if sched.kind == SchedulerKind::Steal && sched.threads() == 1 {
+        if sched.kind == SchedulerKind::Steal
+            && sched.threads() == 1
+            && sched.policy.rules.has(Rule::Fifo)
+        {
             // A lone work-stealing worker keeps plain FIFO order (see `worker`); automatic
             // placement may switch it to hand-off order.
             sched.stages[0].set_fifo(true);
@@ -257,14 +311,14 @@ impl Scheduler {
     /// `by` is the pushing worker's counters, if a worker pushes.
     pub(crate) fn push_stage(&self, k: usize, task: Task, by: Option<&WorkerStats>) {
         self.stages[k].inbox.push(task);
-        self.sleepers.notify(k, by);
+        self.notify(k, by);
     }
 
     /// Pushes a pool task onto the shared injector and wakes a worker; `by` as for
     /// [`Scheduler::push_stage`].
     pub(crate) fn push_shared(&self, task: Task, by: Option<&WorkerStats>) {
         self.injector.push(task);
-        self.sleepers.notify_one(by);
+        self.notify_one(by);
     }
 
     /// Schedules `task`, whose home said `site`, from wherever the caller is.
@@ -436,7 +490,7 @@ pub(crate) fn start_workers(
     sched: &Arc<Scheduler>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
     (0..sched.sleepers.active())
-        .map(|index| sched.sleepers.starter().start_now(index))
+        .map(|index| sched.starter.start_now(index))
         .collect()
 }
 
@@ -444,6 +498,6 @@ impl Scheduler {
     /// The pool workers' threads started since the system was built (shutdown: the caller
     /// joins them, after [`Scheduler::begin_shutdown`], which stops any more starting).
     pub(crate) fn take_lazy_threads(&self) -> Vec<std::thread::JoinHandle<()>> {
-        self.sleepers.starter().take_threads()
+        self.starter.take_threads()
     }
 }

@@ -18,7 +18,7 @@
 //! will find the work (this is Go's and tokio's rule, and what stops a burst of hand-offs
 //! from waking every sleeper). At most half the workers that may be awake (at least one,
 //! see "As many awake as there are CPUs") search at once
-//! ([`Sleepers::begin_search`]); the others look once and park. No wake-up is lost: a
+//! ([`Sleepers::begin_search`], [`super::governor::tunables::SEARCHERS_OF_ACTIVE`]); the others look once and park. No wake-up is lost: a
 //! searcher stops being one ([`Sleepers::end_search`]) before it announces itself, so if
 //! a waker saw it searching, the SC order puts the waker's fence before the searcher's,
 //! and the searcher's last look after announcing sees the work. A searcher that finds
@@ -39,7 +39,7 @@
 //! `spare` workers (the pool's size minus `active`) are parked, that is, while fewer than
 //! `active` are awake ([`Gate::worth_waking`]), and at most half of `active` (at least
 //! one) search at once. Pinned work wakes its own worker whatever the count
-//! ([`Sleepers::notify`]): an actor pinned to a stage always runs. A worker woken that way
+//! ([`super::Scheduler::notify`]): an actor pinned to a stage always runs. A worker woken that way
 //! takes shared work too while it is awake, so up to `active` plus the workers with
 //! pinned work may be awake for a while; none is woken for shared work until the count
 //! is below `active` again. With as many workers as CPUs or fewer, `spare` is 0 and this
@@ -64,10 +64,10 @@
 //! is a few short turns (a hub actor's clients, say: chameneos's creatures), the woken
 //! worker runs them, finds nothing, parks, and is woken again: two cores burn the time
 //! one would have needed, and the work moves between caches. So a worker's backlog wakes
-//! somebody only when its deque holds at least [`Sleepers::wake_backlog`] tasks, a
+//! somebody only when its deque holds at least [`super::governor::wake::WakeThreshold::backlog`] tasks, a
 //! threshold that adapts to what wake-ups achieved: a woken worker reports how long it
-//! ran before it ran out of work again ([`Sleepers::woken_worker_ran`]); a short run
-//! (under [`SHORT_RUN`]) doubles the threshold, a long one (over [`LONG_RUN`]) halves it.
+//! ran before it ran out of work again ([`super::governor::wake::WakeThreshold::woken_worker_ran`]); a short run
+//! (under `SHORT_RUN`) doubles the threshold, a long one (over `WAKE_PAID_RUN`) halves it.
 //! Parallel work (a tree of spawns, independent pairs, long computations) keeps woken
 //! workers busy and the threshold at 1; a hub's backlog raises it until the second worker
 //! stays asleep. Work from outside the runtime and pinned work always wake as before, and
@@ -80,7 +80,7 @@
 //! The threshold learns only from a woken worker that runs out of work and finds none.
 //! Once two workers share a chatty group (a hub and its clients), each may keep finding
 //! the group's actors in its own queues, so neither ever runs out, and the two together
-//! can be slower than one. A worker's pace tells ([`super::pace`]); it then *gives its
+//! can be slower than one. A worker's pace tells ([`super::governor::pace`]); it then *gives its
 //! work back*: it hands what it holds to the injector and parks while other workers' work
 //! is in sight, leaving it to the workers still awake.
 //!
@@ -99,26 +99,10 @@
 //! are a [`Gate`] of their own, which the loom model at the bottom of this file checks:
 //! a searcher that parks while a waker finds it searching never sleeps on the work.
 
-use std::sync::atomic::AtomicUsize;
-use std::time::{Duration, Instant};
-
 use crate::sync::Mutex;
 use crate::sync::Unparker;
 
-use super::pace::Yardstick;
-use super::start::Starter;
-use super::watch::Watch;
-use crate::metrics::{WorkerStats, bump, bump_by, nanos};
 use crate::sync::{Ordering, fence};
-
-/// A woken worker that ran out of work within this long was not worth waking.
-pub(crate) const SHORT_RUN: Duration = Duration::from_micros(100);
-/// A woken worker that kept busy this long was worth waking.
-pub(crate) const LONG_RUN: Duration = Duration::from_millis(1);
-/// The highest the wake threshold goes (tasks in a deque).
-const MAX_WAKE_BACKLOG: usize = 1024;
-/// Set in the wake threshold while backlog wake-ups are held (see [`super::pace`]).
-const HELD: usize = 1 << (usize::BITS - 2);
 
 /// The counts a waker reads: workers parked (or announced) and workers searching.
 pub(crate) struct Gate {
@@ -227,33 +211,22 @@ impl Gate {
     }
 }
 
-/// The set of parked workers.
+/// The set of parked workers, and the counts wakers read.
 pub(crate) struct Sleepers {
     parked: Mutex<Vec<usize>>,
     /// Workers parked and searching: what wakers read.
     gate: Gate,
-    /// How many tasks a worker's deque must hold before spilling to it wakes a worker;
-    /// with [`HELD`] set while wake-ups are held (no deque is that long).
-    wake_backlog: AtomicUsize,
-    /// The workers' pace (see [`super::pace`]).
-    yardstick: Yardstick,
     /// How many workers may be awake for shared work: the pool's size, or the CPUs the
-    /// process may run on if there are fewer.
+    /// process may run on if there are fewer (and the governor caps them).
     active: usize,
-    /// What starts the workers that have no thread yet (see [`super::start`]).
-    starter: Starter,
     unparkers: Box<[Unparker]>,
-    /// Which parked worker watches for work stranded behind a long turn
-    /// ([`super::watch`]).
-    pub(crate) watch: Watch,
 }
 
 impl Sleepers {
     /// The sleepers of a pool woken through `unparkers`, of which `active` may be awake
     /// for shared work at once. The first `active` workers are started when the system is
-    /// built; the others begin on the list, as if parked, and `starter` starts each the
-    /// first time it is woken.
-    pub(crate) fn new(unparkers: Box<[Unparker]>, active: usize, starter: Starter) -> Self {
+    /// built; the others begin on the list, as if parked (see [`super::start`]).
+    pub(crate) fn new(unparkers: Box<[Unparker]>, active: usize) -> Self {
         let threads = unparkers.len();
         let active = active.clamp(1, threads);
         let mut parked = Vec::with_capacity(threads);
@@ -262,12 +235,8 @@ impl Sleepers {
         Sleepers {
             gate: Gate::new(threads - active, parked.len()),
             parked: Mutex::new(parked),
-            wake_backlog: AtomicUsize::new(1),
-            yardstick: Yardstick::new(),
             active,
-            starter,
             unparkers,
-            watch: Watch::new(),
         }
     }
 
@@ -276,16 +245,10 @@ impl Sleepers {
         self.active
     }
 
-    /// What starts the workers (see [`super::start`]).
-    pub(crate) fn starter(&self) -> &Starter {
-        &self.starter
-    }
-
-    /// Becomes a searcher if fewer than half the workers that may be awake for shared work
-    /// (at least one) search already; `false` if enough do, and the caller should look
-    /// once and park.
-    pub(crate) fn begin_search(&self) -> bool {
-        self.gate.begin_search((self.active / 2).max(1))
+    /// Becomes a searcher if fewer than `most` workers search already; `false` if enough
+    /// do, and the caller should look once and park.
+    pub(crate) fn begin_search(&self, most: usize) -> bool {
+        self.gate.begin_search(most)
     }
 
     /// Stops searching (found work, or about to park: call before [`Sleepers::announce`]).
@@ -293,61 +256,9 @@ impl Sleepers {
         self.gate.end_search();
     }
 
-    /// How many tasks a worker's deque must hold before its backlog wakes a sleeper; see
-    /// the module documentation.
-    #[inline]
-    pub(crate) fn wake_backlog(&self) -> usize {
-        self.wake_backlog.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// A worker that was woken ran for `ran` before it ran out of work again: adapts the
-    /// wake threshold (see the module documentation).
-    pub(crate) fn woken_worker_ran(&self, ran: Duration) {
-        let now = self.wake_backlog();
-        if now & HELD != 0 {
-            // Wake-ups are held for a solo measurement; the pace decides next.
-            return;
-        }
-        let next = if ran < SHORT_RUN {
-            (now * 2).min(MAX_WAKE_BACKLOG)
-        } else if ran > LONG_RUN {
-            (now / 2).max(1)
-        } else {
-            now
-        };
-        if next != now {
-            // Unless wake-ups were held meanwhile.
-            let _ = self.wake_backlog.compare_exchange(
-                now,
-                next,
-                std::sync::atomic::Ordering::Relaxed,
-                std::sync::atomic::Ordering::Relaxed,
-            );
-        }
-    }
-
-    /// A worker has run long turns for a tick of the watcher ([`super::watch`]): waking
-    /// pays (a woken worker that keeps busy that long halves the threshold, see the
-    /// module documentation), so the threshold goes back to 1. Held wake-ups are released
-    /// too: a pace judges nothing while turns are long (too few messages an epoch, see
-    /// [`super::pace`]), so it would never release them.
-    pub(crate) fn long_turn_seen(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.wake_backlog.load(Relaxed) != 1 {
-            self.wake_backlog.store(1, Relaxed);
-        }
-    }
-
     /// Whether worker `index` is on the list (parked, not yet woken).
     pub(crate) fn on_list(&self, index: usize) -> bool {
         self.parked.lock().contains(&index)
-    }
-
-    /// Sets the wake threshold as if learned (for tests: a hub phase raises it).
-    #[cfg(all(test, not(loom)))]
-    pub(crate) fn learned(&self, threshold: usize) {
-        self.wake_backlog
-            .store(threshold, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Runs `f` with the list of parked workers, under its lock.
@@ -360,57 +271,12 @@ impl Sleepers {
         self.gate.parked() >= self.unparkers.len()
     }
 
-    /// Worker `index` leaves its sleep: it gives up the watcher's role if it had it, and if
-    /// the role is then vacant while a started worker is parked, nudges that worker (unparks
-    /// it, leaving it on the list) to take it ([`super::watch`], "Who watches").
-    pub(crate) fn leave_doze(&self, index: usize) {
-        let nudge = {
-            let parked = self.parked.lock();
-            self.watch
-                .leave(index, &parked, |k| self.starter.is_started(k))
-        };
-        if let Some(k) = nudge {
-            self.unparkers[k].unpark();
-        }
-    }
-
     /// Workers not parked (a hint, at least 1 as seen from a running worker).
     pub(crate) fn awake(&self) -> usize {
         self.unparkers
             .len()
             .saturating_sub(self.gate.parked())
             .max(1)
-    }
-
-    /// The workers' pace.
-    pub(crate) fn yardstick(&self) -> &Yardstick {
-        &self.yardstick
-    }
-
-    /// A worker gives its work back: the wake threshold doubles, and no backlog wakes
-    /// anybody until [`Sleepers::release_wakes`] (see [`super::pace`]).
-    pub(crate) fn hold_wakes(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let _ = self.wake_backlog.fetch_update(Relaxed, Relaxed, |now| {
-            (now & HELD == 0).then(|| (now * 2).min(MAX_WAKE_BACKLOG) | HELD)
-        });
-    }
-
-    /// Backlogs wake sleepers again, at the threshold [`Sleepers::hold_wakes`] set.
-    #[inline]
-    pub(crate) fn release_wakes(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.wake_backlog() & HELD != 0 {
-            self.wake_backlog.fetch_and(!HELD, Relaxed);
-        }
-    }
-
-    /// The awake workers together handle clearly more than one alone: wake sooner.
-    pub(crate) fn company_pays(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let _ = self.wake_backlog.fetch_update(Relaxed, Relaxed, |now| {
-            (now & HELD == 0 && now > 1).then_some(now / 2)
-        });
     }
 
     /// Announces that worker `index` is about to park. The caller must check for work once
@@ -450,76 +316,63 @@ impl Sleepers {
         }
     }
 
-    /// Wakes one parked worker, if any and if no worker is searching (a searcher will
-    /// find the work). Call after making work visible. `by` is the calling worker's
-    /// counters, which count the wake-up and its time.
+    /// After making work visible to every worker: whether a parked worker should be woken
+    /// for it (somebody beyond the spare ones is parked, and nobody searches).
     #[inline]
-    pub(crate) fn notify_one(&self, by: Option<&WorkerStats>) {
-        if !self.gate.worth_waking() {
-            return;
-        }
-        self.wake_one(by);
+    pub(crate) fn worth_waking(&self) -> bool {
+        self.gate.worth_waking()
     }
 
+    /// Takes one parked worker off the list to wake it, unless only spare ones are left
+    /// (another waker may have taken the last worker beyond them since this one read the
+    /// count: it will find the work, see "As many awake as there are CPUs").
     #[cold]
     #[inline(never)]
-    fn wake_one(&self, by: Option<&WorkerStats>) {
-        let start = by.map(|_| Instant::now());
-        let woken = {
-            let mut parked = self.parked.lock();
-            // Another waker may have taken the last worker beyond the spare ones since
-            // this one read the count: it will find the work (see "As many awake as
-            // there are CPUs"), and a spare one must not be woken for it.
-            if parked.len() <= self.gate.spare {
-                return;
-            }
-            let woken = parked.pop();
-            if woken.is_some() {
-                self.gate.withdraw();
-            }
-            woken
-        };
-        if let Some(index) = woken {
-            self.unpark(index, by, start);
+    pub(crate) fn take_one(&self) -> Option<usize> {
+        let mut parked = self.parked.lock();
+        if parked.len() <= self.gate.spare {
+            return None;
         }
+        let woken = parked.pop();
+        if woken.is_some() {
+            self.gate.withdraw();
+        }
+        woken
     }
 
-    /// Unparks worker `index`, just taken off the list, starting its thread if it has
-    /// none yet; if the operating system refuses the thread, the worker goes back on the
-    /// list (see [`super::start`]).
-    fn unpark(&self, index: usize, by: Option<&WorkerStats>, start: Option<Instant>) {
-        if !self.starter.ensure(index) {
-            let mut parked = self.parked.lock();
-            parked.insert(0, index);
-            self.gate.announce();
-            return;
-        }
-        self.unparkers[index].unpark();
-        count_wake(by, start);
-    }
-
-    /// Wakes worker `index` if it is parked. Call after pushing onto its own inbox: by the
-    /// fences, either the worker's look after announcing sees the push, or this sees it
+    /// After making work visible to one worker: whether anybody is parked at all. By the
+    /// fences, either the worker's look after announcing sees the work, or this sees it
     /// announced.
-    pub(crate) fn notify(&self, index: usize, by: Option<&WorkerStats>) {
-        if !self.gate.anyone_parked() {
-            return;
-        }
-        let start = by.map(|_| Instant::now());
-        let removed = {
-            let mut parked = self.parked.lock();
-            match parked.iter().position(|&i| i == index) {
-                Some(at) => {
-                    parked.swap_remove(at);
-                    self.gate.withdraw();
-                    true
-                }
-                None => false,
+    #[inline]
+    pub(crate) fn anyone_parked(&self) -> bool {
+        self.gate.anyone_parked()
+    }
+
+    /// Takes worker `index` off the list if it is on it, to wake it (after
+    /// [`Sleepers::anyone_parked`] said somebody is).
+    pub(crate) fn take(&self, index: usize) -> bool {
+        let mut parked = self.parked.lock();
+        match parked.iter().position(|&i| i == index) {
+            Some(at) => {
+                parked.swap_remove(at);
+                self.gate.withdraw();
+                true
             }
-        };
-        if removed {
-            self.unpark(index, by, start);
+            None => false,
         }
+    }
+
+    /// Puts worker `index` back on the list, at the bottom (its thread could not be
+    /// started, see [`super::start`]).
+    pub(crate) fn relist(&self, index: usize) {
+        let mut parked = self.parked.lock();
+        parked.insert(0, index);
+        self.gate.announce();
+    }
+
+    /// Unparks worker `index` (taken off the list, or nudged while on it).
+    pub(crate) fn unpark(&self, index: usize) {
+        self.unparkers[index].unpark();
     }
 
     /// Wakes every worker (shutdown).
@@ -532,14 +385,6 @@ impl Sleepers {
         for u in self.unparkers.iter() {
             u.unpark();
         }
-    }
-}
-
-/// Counts a wake-up, and the time since `start`, on the waking worker's counters.
-fn count_wake(by: Option<&WorkerStats>, start: Option<Instant>) {
-    if let (Some(stats), Some(start)) = (by, start) {
-        bump(&stats.wakes);
-        bump_by(&stats.waking_ns, nanos(start.elapsed()));
     }
 }
 

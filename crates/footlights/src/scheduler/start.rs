@@ -16,7 +16,7 @@
 //!
 //! A lazily started thread takes its [`WorkerSeed`] (its deque and parker) from here when
 //! it runs, so that a thread the operating system refuses leaves the seed in place: the
-//! worker then goes back on the sleepers' list ([`super::park::Sleepers`]) and a later
+//! worker then goes back on the sleepers' list ([`super::park::Sleepers::relist`]) and a later
 //! wake-up tries again. (A thread that starts with the system gets its seed moved in, as
 //! before: if one is refused, building the system fails.) The threads started lazily are kept here for the system to join at shutdown;
 //! none is started once the shutdown has begun.
@@ -27,13 +27,18 @@ use std::thread::JoinHandle;
 
 use crate::sync::Mutex;
 
-use super::worker::Worker;
 use super::{Scheduler, WorkerSeed};
+
+/// What a pool worker's thread runs: its worker's loop, until shutdown (given by the
+/// scheduler, so that this file need not know the worker).
+pub(crate) type Entry = fn(Arc<Scheduler>, WorkerSeed);
 
 /// The pool workers' seeds until their threads take them, and the lazily started threads.
 pub(crate) struct Starter {
     /// The scheduler the workers belong to (which owns this starter).
     sched: Weak<Scheduler>,
+    /// What each worker's thread runs.
+    entry: Entry,
     /// Set once worker `i`'s thread has been started (read on every wake-up).
     started: Box<[AtomicBool]>,
     /// Worker `i`'s seed, until its thread takes it (each behind its own lock, which the
@@ -44,10 +49,12 @@ pub(crate) struct Starter {
 }
 
 impl Starter {
-    /// The starter of `seeds` (one per pool worker, by index), for `sched`.
-    pub(crate) fn new(sched: Weak<Scheduler>, seeds: Vec<WorkerSeed>) -> Starter {
+    /// The starter of `seeds` (one per pool worker, by index), for `sched`, whose threads
+    /// run `entry`.
+    pub(crate) fn new(sched: Weak<Scheduler>, seeds: Vec<WorkerSeed>, entry: Entry) -> Starter {
         Starter {
             sched,
+            entry,
             started: seeds.iter().map(|_| AtomicBool::new(false)).collect(),
             seeds: seeds.into_iter().map(|s| Mutex::new(Some(s))).collect(),
             threads: Mutex::new(Vec::new()),
@@ -58,9 +65,10 @@ impl Starter {
     pub(crate) fn start_now(&self, index: usize) -> std::io::Result<JoinHandle<()>> {
         let sched = self.sched.upgrade().expect("the scheduler is alive");
         let seed = self.seeds[index].lock().take().expect("started once");
+        let entry = self.entry;
         let handle = std::thread::Builder::new()
             .name(format!("footlights-worker-{index}"))
-            .spawn(move || Worker::new(sched, seed).run())?;
+            .spawn(move || entry(sched, seed))?;
         self.started[index].store(true, Ordering::Relaxed);
         Ok(handle)
     }
@@ -90,7 +98,7 @@ impl Starter {
         if self.started[index].load(Ordering::Relaxed) || sched.is_shutdown() {
             return true;
         }
-        match spawn(sched, index) {
+        match spawn(sched, index, self.entry) {
             Ok(handle) => {
                 threads.push(handle);
                 self.started[index].store(true, Ordering::Release);
@@ -100,8 +108,9 @@ impl Starter {
         }
     }
 
-    /// The seed of worker `index`, taken by its own thread as it begins.
-    fn take_seed(&self, index: usize) -> WorkerSeed {
+    /// The seed of worker `index`, taken by its own thread as it begins (or by a unit
+    /// test that runs a worker's mechanism without its thread).
+    pub(crate) fn take_seed(&self, index: usize) -> WorkerSeed {
         self.seeds[index]
             .lock()
             .take()
@@ -117,12 +126,12 @@ impl Starter {
 
 /// Starts the thread of pool worker `index` lazily; it takes its seed from the starter
 /// (so that a refused thread leaves the seed in place).
-fn spawn(sched: Arc<Scheduler>, index: usize) -> std::io::Result<JoinHandle<()>> {
+fn spawn(sched: Arc<Scheduler>, index: usize, entry: Entry) -> std::io::Result<JoinHandle<()>> {
     std::thread::Builder::new()
         .name(format!("footlights-worker-{index}"))
         .spawn(move || {
-            let seed = sched.sleepers.starter().take_seed(index);
-            Worker::new(sched, seed).run();
+            let seed = sched.starter.take_seed(index);
+            entry(sched, seed);
         })
 }
 

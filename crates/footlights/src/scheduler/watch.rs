@@ -24,14 +24,14 @@
 //! [`WATCH_EVERY`] rather than for good. Each time it wakes on its own, it reads every other
 //! worker's counts of turns and of times it ran out of work (searches and parks). A worker
 //! that is not parked, has not run out of work since the watcher's last look, and started
-//! at most one turn per [`LONG_RUN`] of that time (none at all: one turn all along) *runs
+//! at most one turn per [`WATCH_LONG_TURN`] of that time (none at all: one turn all along) *runs
 //! long turns*, and a worker that looks for work takes its own tasks first, so what waits
 //! in its deque or nursery waits behind a turn. If it has any, the watcher takes itself off
 //! the sleepers' list and looks for work as a woken worker does: it steals them (a
 //! *rescue*).
 //!
 //! Long turns also bring the wake threshold back to 1 and release held wake-ups
-//! ([`super::park::Sleepers::long_turn_seen`]): turns that long are what the threshold's
+//! ([`super::governor::wake::WakeThreshold::long_turn_seen`]): turns that long are what the threshold's
 //! "long run" says pays for a wake-up, and a pace judges nothing while turns are long, so
 //! it would never release them. A worker "alone for now" then publishes its private FIFO
 //! to its deque at its next look at its company (every eighth pick, [`super::worker`]),
@@ -40,13 +40,15 @@
 //! hub phase kept a later phase of long jobs on one worker, with nobody ever woken to
 //! learn otherwise.
 //!
-//! The watcher costs a wake-up of a parked thread every [`WATCH_EVERY`] while another
-//! worker is awake (a few microseconds of an otherwise idle core each millisecond, and
-//! none of the awake workers' time: it reads their counters and deque ends, which they
-//! write anyway). While every worker is parked, its period doubles at each look up to
-//! [`WATCH_IDLE_MOST`], so an idle system wakes one thread about once a second; the first
-//! worker to wake meanwhile nudges it back to [`WATCH_EVERY`] (one more unpark, only after
-//! the system was idle for more than a tick).
+//! The watcher costs a wake-up of a parked thread at each look (a few microseconds of an
+//! otherwise idle core, and none of the awake workers' time: it reads their counters and
+//! deque ends, which they write anyway). Its period adapts
+//! ([`super::governor::watcher`]): it starts at [`WATCH_EVERY`], doubles at each look that
+//! sees no long turns, up to [`WATCH_BUSY_MOST`] while another worker is awake and up to
+//! [`WATCH_IDLE_MOST`] while every worker is parked (an idle system wakes one thread
+//! about once a second), and goes back to [`WATCH_EVERY`] when a look sees long turns. A
+//! worker that wakes while the watcher sleeps longer than [`WATCH_BUSY_MOST`] nudges it
+//! (one more unpark, only after the system was idle that long).
 //!
 //! # Who watches
 //!
@@ -74,22 +76,20 @@
 //! behind a turn. Blocking actors belong on a dedicated stage
 //! ([`crate::Placement::Dedicated`]), where they hold no pool worker.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::park::LONG_RUN;
+use super::Scheduler;
+use super::governor::tunables::WATCH_LONG_TURN;
+#[cfg(doc)]
+use super::governor::tunables::{WATCH_BUSY_MOST, WATCH_EVERY, WATCH_IDLE_MOST};
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
-
-/// How long the watcher sleeps between looks while another worker is awake.
-pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(1);
-/// The longest the watcher sleeps between looks while every worker is parked.
-pub(crate) const WATCH_IDLE_MOST: Duration = Duration::from_secs(1);
 /// The role is vacant.
 const NOBODY: usize = usize::MAX;
 
 /// Which parked worker watches, if any (see the module documentation).
 pub(crate) struct Watch {
     role: AtomicUsize,
-    /// Set while the watcher sleeps longer than [`WATCH_EVERY`] (every worker was parked).
+    /// Set while the watcher sleeps longer than [`WATCH_BUSY_MOST`] (every worker was parked).
     deep: AtomicBool,
 }
 
@@ -101,7 +101,7 @@ impl Watch {
         }
     }
 
-    /// The watcher sleeps longer than [`WATCH_EVERY`] from now on, or not.
+    /// The watcher sleeps longer than [`WATCH_BUSY_MOST`] from now on, or not.
     pub(crate) fn deepen(&self, deep: bool) {
         if self.deep.load(Ordering::Relaxed) != deep {
             self.deep.store(deep, Ordering::Relaxed);
@@ -150,6 +150,20 @@ impl Watch {
     }
 }
 
+/// Worker `index` leaves its sleep: it gives up the watcher's role if it had it, and if
+/// the role is then vacant while a started worker is parked, nudges that worker (unparks
+/// it, leaving it on the list) to take it (see "Who watches").
+pub(crate) fn leave_doze(sched: &Scheduler, index: usize) {
+    let nudge = sched.sleepers.with_parked(|parked| {
+        sched
+            .watch
+            .leave(index, parked, |k| sched.starter.is_started(k))
+    });
+    if let Some(k) = nudge {
+        sched.sleepers.unpark(k);
+    }
+}
+
 /// What the watcher last saw of each pool worker: its counts of turns and of times it ran
 /// out of work (searches and parks), and when it looked.
 pub(crate) struct Sightings {
@@ -168,7 +182,7 @@ struct Seen {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Look {
     /// Some other worker has run long turns since the last look: never out of work, and on
-    /// average at least [`LONG_RUN`] a turn (or one turn all along).
+    /// average at least [`WATCH_LONG_TURN`] a turn (or one turn all along).
     pub(crate) long_turns: bool,
     /// Such a worker has tasks in its deque or nursery: they wait behind its turn.
     pub(crate) stranded: bool,
@@ -240,7 +254,9 @@ impl Sightings {
             // with long turns: a worker that looks for work takes its own tasks first, so tasks left
             // in its deque or nursery wait behind a turn.
             let busy = !was_parked && !c.parked && c.idle == idle;
-            if busy && LONG_RUN.saturating_mul(u32::try_from(ran).unwrap_or(u32::MAX)) <= since {
+            if busy
+                && WATCH_LONG_TURN.saturating_mul(u32::try_from(ran).unwrap_or(u32::MAX)) <= since
+            {
                 look.long_turns = true;
                 look.stranded |= stealable(k);
             }
@@ -360,7 +376,7 @@ mod tests {
         });
         assert!(system.wait_quiescent_timeout(PATIENCE));
         let sched = system.sched();
-        sched.sleepers.learned(1024);
+        sched.policy.wake.learned(1024);
         let deadline = Instant::now() + PATIENCE;
         while !sched.sleepers.all_parked() {
             assert!(Instant::now() < deadline, "both workers park");

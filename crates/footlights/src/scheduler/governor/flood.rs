@@ -12,12 +12,12 @@
 //!
 //! So a pool worker of several counts, per turn, its *cross pushes*: pushes that found the
 //! receiver already scheduled (the push did not wake it) while the receiver's home says
-//! it last used up a batch on another worker ([`super::home::Home::busy_on`]: recorded
+//! it last used up a batch on another worker ([`crate::scheduler::home::Home::busy_on`]: recorded
 //! where a turn ends with its batch used up, so a busy actor's worker is known and an idle
 //! one's is not). A turn with at least [`FLOOD_PUSHES`] cross pushes, and at least
 //! [`FLOOD_RATIO`] times as many as the messages it handled, floods; [`FLOOD_TURNS`]
 //! flooding turns in a row make the worker give its work back and park, as the pace's
-//! give-back does ([`super::pace`], [`super::park`], "Giving back"): its senders go to the
+//! give-back does ([`super::pace`], [`crate::scheduler::park`], "Giving back"): its senders go to the
 //! injector, where the worker that runs the receiver takes them, and they run beside the
 //! receiver. Requiring two turns in a row filters the one turn after a receiver moved to
 //! this worker (woken here by this turn's first push), whose home still names the worker it
@@ -38,14 +38,8 @@
 use std::cell::Cell;
 use std::sync::atomic::Ordering;
 
+use super::tunables::{FLOOD_PUSHES, FLOOD_RATIO, FLOOD_TURNS};
 use crate::metrics::WorkerStats;
-
-/// Cross pushes that make a turn a flooding turn (with [`FLOOD_RATIO`]).
-pub(crate) const FLOOD_PUSHES: u32 = 256;
-/// A flooding turn makes at least this many cross pushes per message it handled.
-pub(crate) const FLOOD_RATIO: u64 = 8;
-/// Flooding turns in a row that make the worker give its work back.
-pub(crate) const FLOOD_TURNS: u32 = 2;
 
 /// One worker's count of cross pushes in its last turn that made any, and of flooding turns
 /// in a row (only that worker touches it).

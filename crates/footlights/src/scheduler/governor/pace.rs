@@ -1,6 +1,6 @@
 //! Whether a worker's company pays: messages handled per millisecond, alone and together.
 //!
-//! The wake threshold ([`super::park`]) learns from woken workers that run out of work.
+//! The wake threshold ([`crate::scheduler::park`]) learns from woken workers that run out of work.
 //! Some groups of actors never let a worker run out: chameneos's meeting place and its
 //! creatures, split across two workers, keep both next slots fed (the place runs wherever
 //! the last creature that found it idle ran, and its replies schedule creatures there), so
@@ -19,7 +19,7 @@
 //! * **together** at both ends, `n` workers awake: `n` times its own rate estimates what
 //!   the awake workers achieve together. If that is below 1.25 times the solo rate, the
 //!   company does not pay: the worker *gives its work back* (it hands its queued tasks to
-//!   the injector and parks, [`super::park`], "Giving back") and the wake
+//!   the injector and parks, [`crate::scheduler::park`], "Giving back") and the wake
 //!   threshold doubles. If it is at least 1.5 times the solo rate, the company pays and the
 //!   wake threshold halves.
 //! * anything else (a worker woke or parked during the epoch, or it handled fewer than
@@ -34,7 +34,7 @@
 //! While a worker that gave its work back is asleep, the worker left awake would normally
 //! wake it again as soon as its deque holds as many tasks as the wake threshold, before it
 //! has measured anything alone. So giving back *holds* backlog wake-ups
-//! ([`super::park::Sleepers::hold_wakes`]) until the next solo rate is measured, or a
+//! ([`super::wake::WakeThreshold::hold`]) until the next solo rate is measured, or a
 //! worker runs out of work and parks. Work from outside the runtime and pinned work wake
 //! sleepers as always, and a worker that does not wake anybody runs its backlog itself, so
 //! holding wake-ups can delay work but never strand it.
@@ -63,7 +63,7 @@
 //!
 //! The tug of war is on from the first [`GROUP_STEALS_BACK`] steals back that make an
 //! eighth of the tally's steals: then the system *labels groups*, so that a worker that
-//! steals takes over whole groups instead of half a deque ([`super::group`]): the split
+//! steals takes over whole groups instead of half a deque ([`crate::scheduler::group`]): the split
 //! the pace then judges is one that can pay (separate groups, one worker each), and a
 //! group that cannot be split is left to one worker, the other declining at its next
 //! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
@@ -76,30 +76,17 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::park::Sleepers;
+use super::Policy;
+use super::rules::Rule;
+#[cfg(not(loom))]
+use super::tunables::RENEW_EPOCHS;
+use super::tunables::{
+    COMPANY_PAYS_AT, EPOCH_TICKS, GIVE_BACK_BELOW, GROUP_STEALS_BACK, LABEL_ALONE_EPOCHS,
+    MIN_MESSAGES, STEALS_BACK_SHARE, TUG_GIVE_UP_STEALS, TUG_STEALS_BACK, TUG_TALLIES,
+};
 #[cfg(not(loom))]
 use crate::mailbox::recycle;
 use crate::metrics::WorkerStats;
-
-/// Ticks (every 64 picks) per epoch: an epoch is about a thousand turns.
-pub(crate) const EPOCH_TICKS: u32 = 16;
-/// Fewer messages than this in an epoch decide nothing (the rate would be noise).
-pub(crate) const MIN_MESSAGES: u64 = 256;
-/// Steals back (see the module documentation, "Tug of war") that make a tug of war: at
-/// least this many, and at least an eighth of the steals counted with them.
-pub(crate) const TUG_STEALS_BACK: u64 = 16;
-/// Steals back, an eighth of the steals or more, that make the system label groups (see
-/// the module documentation, "Tug of war").
-pub(crate) const GROUP_STEALS_BACK: u64 = 4;
-/// Epochs in a row alone after which a worker stops labelling groups (see
-/// [`Pace::labels`]).
-pub(crate) const LABEL_ALONE_EPOCHS: u32 = 16;
-/// Tallies in a row that must find a tug of war before the worker gives its work back.
-pub(crate) const TUG_TALLIES: u32 = 4;
-/// One epoch in this many, a worker drains its spare mailbox nodes (see
-/// [`crate::mailbox::recycle`], "Renewal").
-#[cfg_attr(loom, allow(dead_code))]
-pub(crate) const RENEW_EPOCHS: u32 = 256;
 
 /// What the workers of one system know about their pace: the solo rate, and whether a
 /// tug of war was ever seen.
@@ -108,7 +95,7 @@ pub(crate) struct Yardstick {
     solo: AtomicU64,
     /// Whether some worker's tally found a tug of war: from then on, the workers label
     /// the groups their actors form and a woken worker steals whole groups
-    /// ([`super::group`]).
+    /// ([`crate::scheduler::group`]).
     grouping: AtomicBool,
 }
 
@@ -186,21 +173,41 @@ impl Pace {
     }
 
     /// Counts one tick; at the end of an epoch, judges it (see the module
-    /// documentation). `stats` are the worker's counters (messages handled, steals).
+    /// documentation). `stats` are the worker's counters (messages handled, steals);
+    /// `awake` counts the workers awake now (read only at an epoch's end).
     #[inline]
-    pub(crate) fn tick(&self, stats: &WorkerStats, sleepers: &Sleepers) -> Verdict {
+    pub(crate) fn tick(
+        &self,
+        stats: &WorkerStats,
+        policy: &Policy,
+        awake: impl Fn() -> usize,
+    ) -> Verdict {
         let ticks = self.ticks.get() + 1;
         if ticks < EPOCH_TICKS {
             self.ticks.set(ticks);
             return Verdict::Stay;
         }
         self.ticks.set(0);
-        self.end_epoch(stats, sleepers)
+        self.end_epoch(stats, policy, awake())
     }
 
+    /// Ends an epoch with `awake` workers awake: the verdict of the rules that are on
+    /// ([`Rule::Pace`] for a rate, [`Rule::Tug`] for a tally; the measurements are made
+    /// either way).
     #[cold]
     #[inline(never)]
-    fn end_epoch(&self, stats: &WorkerStats, sleepers: &Sleepers) -> Verdict {
+    pub(crate) fn end_epoch(&self, stats: &WorkerStats, policy: &Policy, awake: usize) -> Verdict {
+        self.end_epoch_at(Instant::now(), stats, policy, awake)
+    }
+
+    /// [`Pace::end_epoch`] at `now` (tests script the clock).
+    fn end_epoch_at(
+        &self,
+        now: Instant,
+        stats: &WorkerStats,
+        policy: &Policy,
+        awake: usize,
+    ) -> Verdict {
         // Spare mailbox nodes that came from another worker would otherwise go round here
         // for ever, sharing cache lines with that worker's (see `crate::mailbox::recycle`,
         // "Renewal"): one epoch in `RENEW_EPOCHS`, they go back to the allocator.
@@ -210,8 +217,6 @@ impl Pace {
         #[cfg(not(loom))]
         recycle::set_draining(epochs % RENEW_EPOCHS == 0);
         let handled = stats.handled.load(Ordering::Relaxed);
-        let now = Instant::now();
-        let awake = sleepers.awake();
         let epoch = Epoch {
             was_alone: self.alone.replace(awake == 1),
             awake,
@@ -224,27 +229,31 @@ impl Pace {
         } else {
             self.alone_epochs.set(0);
         }
-        let yardstick = sleepers.yardstick();
+        let yardstick = &policy.yardstick;
         let solo = yardstick.solo.load(Ordering::Relaxed);
+        let paces = policy.rules.has(Rule::Pace);
         match epoch.judge(solo) {
             Judgement::Solo(rate) => {
                 yardstick.solo.store(rate, Ordering::Relaxed);
-                sleepers.release_wakes();
+                policy.wake.release();
                 Verdict::Stay
             }
-            Judgement::GiveBack => Verdict::GiveBack,
+            Judgement::GiveBack if paces => Verdict::GiveBack,
+            Judgement::GiveBack => Verdict::Stay,
             Judgement::CompanyPays => {
-                sleepers.company_pays();
+                if paces {
+                    policy.wake.company_pays();
+                }
                 self.restart_tally(stats);
                 Verdict::Stay
             }
             // Without a solo rate, a tug of war is the only sign that company does not pay.
-            Judgement::Nothing if solo == 0 => self.tally(stats, sleepers, awake),
+            Judgement::Nothing if solo == 0 => self.tally(stats, policy, awake),
             Judgement::Nothing => Verdict::Stay,
         }
     }
 
-    /// Whether this worker labels groups now (see [`super::group`]): while the system
+    /// Whether this worker labels groups now (see [`crate::scheduler::group`]): while the system
     /// does, unless it has been the only worker awake for [`LABEL_ALONE_EPOCHS`] epochs.
     ///
     /// Labelling costs every turn a look at its actor's label (a line of the home the turn
@@ -253,13 +262,12 @@ impl Pace {
     /// steals groups; the labels wait as they are (by then, a few rounds of messages have
     /// merged them) until another worker is awake, when labelling starts again at once.
     #[inline(never)]
-    pub(crate) fn labels(&self, sleepers: &Sleepers) -> bool {
-        sleepers.yardstick().grouping()
-            && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || sleepers.awake() > 1)
+    pub(crate) fn labels(&self, policy: &Policy, awake: impl Fn() -> usize) -> bool {
+        policy.yardstick.grouping() && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || awake() > 1)
     }
 
     /// Judges the tally of steals (see the module documentation, "Tug of war").
-    fn tally(&self, stats: &WorkerStats, sleepers: &Sleepers, awake: usize) -> Verdict {
+    fn tally(&self, stats: &WorkerStats, policy: &Policy, awake: usize) -> Verdict {
         let steals = stats
             .steals
             .load(Ordering::Relaxed)
@@ -268,8 +276,8 @@ impl Pace {
             .stolen_back
             .load(Ordering::Relaxed)
             .saturating_sub(self.stolen_back.get());
-        if starts_labels(steals, back) {
-            let grouping = &sleepers.yardstick().grouping;
+        if starts_labels(steals, back) && policy.rules.has(Rule::Labels) {
+            let grouping = &policy.yardstick.grouping;
             if !grouping.load(Ordering::Relaxed) {
                 grouping.store(true, Ordering::Relaxed);
             }
@@ -280,7 +288,11 @@ impl Pace {
                 let tugs = self.tugs.get() + 1;
                 if tugs >= TUG_TALLIES && awake > 1 {
                     self.tugs.set(0);
-                    Verdict::GiveBack
+                    if policy.rules.has(Rule::Tug) {
+                        Verdict::GiveBack
+                    } else {
+                        Verdict::Stay
+                    }
                 } else {
                     self.tugs.set(tugs);
                     Verdict::Stay
@@ -301,8 +313,8 @@ impl Pace {
 /// few to say.
 fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
     if back >= TUG_STEALS_BACK {
-        Some(back.saturating_mul(8) >= steals)
-    } else if steals >= TUG_STEALS_BACK * 4 * 4 {
+        Some(back.saturating_mul(STEALS_BACK_SHARE) >= steals)
+    } else if steals >= TUG_GIVE_UP_STEALS {
         Some(false)
     } else {
         None
@@ -311,7 +323,7 @@ fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
 
 /// Whether `steals`, of which `back` were steals back, make the system label groups.
 fn starts_labels(steals: u64, back: u64) -> bool {
-    back >= GROUP_STEALS_BACK && back.saturating_mul(8) >= steals
+    back >= GROUP_STEALS_BACK && back.saturating_mul(STEALS_BACK_SHARE) >= steals
 }
 
 /// One worker's epoch, as it ended.
@@ -351,9 +363,11 @@ impl Epoch {
             (true, 1) => Judgement::Solo(rate),
             (false, n) if n > 1 && solo > 0 => {
                 let together = rate.saturating_mul(n as u64);
-                if together.saturating_mul(4) < solo.saturating_mul(5) {
+                let (below, of) = GIVE_BACK_BELOW;
+                let (pays, at) = COMPANY_PAYS_AT;
+                if together.saturating_mul(of) < solo.saturating_mul(below) {
                     Judgement::GiveBack
-                } else if together.saturating_mul(2) >= solo.saturating_mul(3) {
+                } else if together.saturating_mul(at) >= solo.saturating_mul(pays) {
                     Judgement::CompanyPays
                 } else {
                     Judgement::Nothing
@@ -367,6 +381,159 @@ impl Epoch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::bump_by;
+    use crate::scheduler::governor::Governor;
+
+    /// A worker's pace and counters, with a scripted clock.
+    struct Script {
+        pace: Pace,
+        stats: WorkerStats,
+        policy: Policy,
+        now: Instant,
+    }
+
+    impl Script {
+        fn new(rules: Governor, awake: usize) -> Script {
+            let script = Script {
+                pace: Pace::new(),
+                stats: WorkerStats::default(),
+                policy: Policy::new(rules),
+                now: Instant::now(),
+            };
+            script.pace.restart(&script.stats, awake);
+            script.pace.began.set(script.now);
+            script
+        }
+
+        /// An epoch of `micros` in which the worker handled `messages`, stole `steals`
+        /// times of which `back` were steals back, ending with `awake` workers awake.
+        fn epoch(
+            &mut self,
+            micros: u64,
+            messages: u64,
+            (steals, back): (u64, u64),
+            awake: usize,
+        ) -> Verdict {
+            bump_by(&self.stats.handled, messages);
+            bump_by(&self.stats.steals, steals);
+            bump_by(&self.stats.stolen_back, back);
+            self.now += Duration::from_micros(micros);
+            self.pace
+                .end_epoch_at(self.now, &self.stats, &self.policy, awake)
+        }
+    }
+
+    #[test]
+    fn the_pace_gives_back_when_company_does_not_pay_unless_the_rule_is_off() {
+        for (rules, gives_back) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Pace), false),
+            (Governor::plain().with(Rule::Pace), true),
+        ] {
+            let mut s = Script::new(rules, 1);
+            // Alone: 1,000 messages in 50 µs, the solo rate.
+            assert_eq!(s.epoch(50, 1000, (0, 0), 1), Verdict::Stay);
+            assert_eq!(s.policy.yardstick.solo.load(Ordering::Relaxed), 20_000);
+            // Somebody woke: an epoch that straddles says nothing.
+            assert_eq!(s.epoch(50, 1000, (0, 0), 2), Verdict::Stay);
+            // Together at 4,000 each, 8,000 against 20,000 alone.
+            let verdict = s.epoch(250, 1000, (0, 0), 2);
+            assert_eq!(verdict == Verdict::GiveBack, gives_back, "{rules}");
+        }
+    }
+
+    #[test]
+    fn company_that_pays_lowers_the_wake_threshold_unless_the_pace_is_off() {
+        for (rules, after) in [
+            (Governor::adaptive(), 4),
+            (Governor::adaptive().without(Rule::Pace), 8),
+        ] {
+            let mut s = Script::new(rules, 1);
+            s.policy.wake.learned(8);
+            s.epoch(50, 1000, (0, 0), 1);
+            s.epoch(50, 1000, (0, 0), 2);
+            // 18,000 each, 36,000 together.
+            assert_eq!(s.epoch(100, 1800, (0, 0), 2), Verdict::Stay);
+            assert_eq!(s.policy.wake.backlog(), after, "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_solo_rate_releases_held_wake_ups() {
+        let mut s = Script::new(Governor::adaptive(), 1);
+        s.policy.wake.learned(2);
+        s.policy.wake.hold();
+        assert!(!s.policy.wake.wakes(1000));
+        s.epoch(50, 1000, (0, 0), 1);
+        assert_eq!(s.policy.wake.backlog(), 4);
+    }
+
+    #[test]
+    fn a_tug_of_war_gives_back_after_its_tallies_unless_the_rule_is_off() {
+        for (rules, gives_back) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Tug), false),
+        ] {
+            let mut s = Script::new(rules, 2);
+            // No solo rate: each epoch's tally of steals decides. Half the steals take
+            // back an actor stolen before.
+            let verdicts: Vec<Verdict> = (0..TUG_TALLIES)
+                .map(|_| s.epoch(1000, 10, (32, 16), 2))
+                .collect();
+            let last = *verdicts.last().unwrap();
+            assert!(
+                verdicts[..verdicts.len() - 1]
+                    .iter()
+                    .all(|&v| v == Verdict::Stay)
+            );
+            assert_eq!(last == Verdict::GiveBack, gives_back, "{rules}");
+        }
+        // Alone, a tug of war makes no give-back: nobody would be left to pull.
+        let mut s = Script::new(Governor::adaptive(), 2);
+        for _ in 0..TUG_TALLIES {
+            assert_eq!(s.epoch(1000, 10, (32, 16), 1), Verdict::Stay);
+        }
+    }
+
+    #[test]
+    fn trees_of_spawns_never_find_a_tug_of_war() {
+        let mut s = Script::new(Governor::adaptive(), 2);
+        for _ in 0..(4 * TUG_TALLIES) {
+            assert_eq!(s.epoch(1000, 10, (100, 0), 2), Verdict::Stay);
+        }
+        assert!(!s.policy.yardstick.grouping());
+    }
+
+    #[test]
+    fn steals_back_start_the_labels_unless_the_rule_is_off() {
+        for (rules, labels) in [
+            (Governor::adaptive(), true),
+            (Governor::adaptive().without(Rule::Labels), false),
+            (Governor::plain().with(Rule::Labels), true),
+        ] {
+            let mut s = Script::new(rules, 2);
+            s.epoch(1000, 10, (8, GROUP_STEALS_BACK), 2);
+            assert_eq!(s.policy.yardstick.grouping(), labels, "{rules}");
+            assert_eq!(s.pace.labels(&s.policy, || 2), labels, "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_worker_alone_long_enough_stops_reading_labels() {
+        let mut s = Script::new(Governor::adaptive(), 2);
+        s.epoch(1000, 10, (8, GROUP_STEALS_BACK), 2);
+        // The other worker parks during this epoch: it is not alone at both ends.
+        s.epoch(1000, 10, (0, 0), 1);
+        for _ in 0..LABEL_ALONE_EPOCHS {
+            assert!(s.pace.labels(&s.policy, || 1));
+            s.epoch(1000, 10, (0, 0), 1);
+        }
+        assert!(!s.pace.labels(&s.policy, || 1), "alone for an age");
+        assert!(
+            s.pace.labels(&s.policy, || 2),
+            "somebody woke: labels at once"
+        );
+    }
 
     fn epoch(was_alone: bool, awake: usize, messages: u64, micros: u64) -> Epoch {
         Epoch {

@@ -1,0 +1,245 @@
+//! Where a task comes from: the next slot (at most
+//! [`NEXT_SLOT_STREAK`] in a row), the
+//! worker's own queues in turns, the injector, and the cadences that look at the inbox,
+//! the injector and the oldest spawn first (see the module documentation of [`super`]).
+//! Every [`ABSORB_EVERY`] picks the worker also hands the governor its cadence point:
+//! the pace's tick, the labels, whether it is alone ([`super::super::governor`]).
+
+use crate::sync::deque::Steal;
+
+use super::super::governor::pace::Verdict;
+use super::super::governor::tunables::{
+    ABSORB_EVERY, INJECTOR_EVERY, NEXT_SLOT_STREAK, NURSERY_EVERY_MASK, NURSERY_PICK, PACE_EVERY,
+    PINNED_EVERY_MASK,
+};
+use super::super::{SchedulerKind, Task};
+use super::Worker;
+
+impl Worker {
+    /// The oldest task pinned to this stage: what this worker queued, then the inbox.
+    #[inline]
+    pub(super) fn take_own(&self) -> Option<Task> {
+        let local = self.local.borrow_mut().pop_front();
+        local.or_else(|| self.stage.take())
+    }
+
+    pub(super) fn next_task(&self) -> Option<Task> {
+        let picks = self.picks.get().wrapping_add(1);
+        self.picks.set(picks);
+        if picks % ABSORB_EVERY == 0 {
+            if self.solo {
+                self.refresh_order();
+            } else if self.paced {
+                if self.give_back_due.get() {
+                    // A cross flood said so (see `super::flood`): the loop gives back.
+                    return None;
+                }
+                if picks % PACE_EVERY == 0 {
+                    let (sleepers, policy) = (&self.sched.sleepers, &self.sched.policy);
+                    let verdict = self.pace.tick(self.stats(), policy, || sleepers.awake());
+                    let grouping = self.pace.labels(policy, || sleepers.awake());
+                    if grouping != self.grouping.get() {
+                        self.set_grouping(grouping);
+                    }
+                    if verdict == Verdict::GiveBack {
+                        self.give_back_due.set(true);
+                        return None;
+                    }
+                }
+                self.refresh_alone();
+            }
+            if self.kind == SchedulerKind::Stages || self.keeps_fifo() {
+                self.absorb_external();
+            }
+        }
+        if self.keeps_fifo() {
+            if picks % ABSORB_EVERY == 0 {
+                let oldest = self.take_oldest_spawned().or_else(|| {
+                    if self.solo {
+                        None
+                    } else {
+                        self.take_injected()
+                    }
+                });
+                if let Some(task) = oldest {
+                    // A worker alone for now looks at its nursery and the injector last:
+                    // this bounds how long a spawn, or work from outside, waits behind a
+                    // busy FIFO.
+                    return Some(task);
+                }
+            }
+            // Oldest first: the next slot is filled only when the FIFO is empty.
+            let next = self.next.take();
+            return next
+                .or_else(|| self.local.borrow_mut().pop_front())
+                // Empty but for a steal's batch (two loads to find it empty).
+                .or_else(|| self.queue.pop())
+                .or_else(|| self.take_spawned())
+                .or_else(|| self.stage.take())
+                .or_else(|| self.take_injected());
+        }
+        if picks % INJECTOR_EVERY == 0 {
+            if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
+                // The hand-off in the next slot would wait behind this turn from outside,
+                // which may be long: where other workers may steal it (`super::watch`).
+                self.flush_next();
+                return Some(task);
+            }
+            if let Some(task) = self.take_oldest_spawned() {
+                return Some(task);
+            }
+        }
+        if let Some(task) = self.next.take() {
+            let streak = self.streak.get();
+            if streak < NEXT_SLOT_STREAK {
+                self.streak.set(streak + 1);
+                return Some(task);
+            }
+            if self.queue.is_empty() && self.local.borrow().is_empty() && self.nursery.is_empty() {
+                // Nothing waits behind the chain (no spawn either): it goes on here, and
+                // nobody is woken for a task this worker would run next anyway.
+                self.streak.set(0);
+                return Some(task);
+            }
+            self.spill(task, self.next_pinned.get());
+        }
+        self.streak.set(0);
+        if picks & NURSERY_EVERY_MASK == NURSERY_PICK {
+            // The nursery first, so that neither pinned work nor the deque starves it.
+            self.take_spawned()
+                .or_else(|| self.take_own())
+                .or_else(|| self.queue.pop())
+                .or_else(|| self.take_injected())
+        } else if picks & PINNED_EVERY_MASK == 0 {
+            if let Some(task) = self.take_own() {
+                return Some(task);
+            }
+            self.take_spawned()
+                .or_else(|| self.queue.pop())
+                .or_else(|| self.take_injected())
+        } else {
+            self.queue
+                .pop()
+                .or_else(|| self.take_spawned())
+                .or_else(|| self.take_own())
+                .or_else(|| self.take_injected())
+        }
+    }
+
+    /// The newest actor this worker spawned that has not run yet (see the module
+    /// documentation, "Spawns"). Two loads when the nursery is empty (always, but on a pool
+    /// worker of several that spawns); the pop itself, with its fence, stays out of line.
+    #[inline]
+    pub(super) fn take_spawned(&self) -> Option<Task> {
+        if self.nursery.is_empty() {
+            return None;
+        }
+        self.pop_spawned()
+    }
+
+    #[inline(never)]
+    pub(super) fn pop_spawned(&self) -> Option<Task> {
+        self.nursery.pop()
+    }
+
+    /// The oldest actor this worker spawned that has not run yet, taken from the end
+    /// thieves take from: newest first alone would let a worker that keeps spawning
+    /// leave its first spawns waiting for ever, so every [`INJECTOR_EVERY`] picks (every
+    /// [`ABSORB_EVERY`] while it keeps FIFO order) the oldest goes first.
+    pub(super) fn take_oldest_spawned(&self) -> Option<Task> {
+        if self.nursery.is_empty() {
+            return None;
+        }
+        let own = &self.sched.stealers[self.pool_index?].nursery;
+        loop {
+            match own.steal() {
+                Steal::Success(task) => return Some(task),
+                Steal::Empty => return None,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+    }
+
+    /// Reads the order automatic placement chose for this lone worker. Entering FIFO order,
+    /// it moves what hand-off order left in its deque (batches from the injector) to the
+    /// back of its FIFO, where FIFO order looks.
+    pub(super) fn refresh_order(&self) {
+        let fifo = self.fifo_rule && self.stage.keeps_fifo();
+        if fifo && !self.fifo.get() {
+            let mut local = self.local.borrow_mut();
+            while let Some(task) = self.queue.pop() {
+                local.push_back(task);
+            }
+        }
+        self.set_fifo(fifo);
+    }
+
+    /// A stage worker, or a lone worker in FIFO order, queues what other threads scheduled
+    /// (its inbox; the injector, which only a lone stealing worker uses) behind what it
+    /// scheduled itself, within [`ABSORB_EVERY`] picks. (A pool worker of several alone
+    /// for now takes the injector's tasks one at a time instead, every [`ABSORB_EVERY`]
+    /// picks: in its private FIFO they would wait behind a turn that blocks, where no
+    /// other worker sees them; in the injector every worker does, see `super::watch`.) Otherwise a pair of actors
+    /// handing work back and forth would keep the private FIFO busy, and the rest would be
+    /// looked at only every [`INJECTOR_EVERY`] picks: chameneos's first creatures met
+    /// dozens of times before the main thread's last creature started (on one stage, the
+    /// counts fell steadily from 5,857 for the first creature to 5,659 for the last).
+    #[inline]
+    pub(super) fn absorb_external(&self) {
+        // Two loads when nothing arrived, which is almost always.
+        let injector = &self.sched.injector;
+        if self.stage.inbox.is_empty() && injector.is_empty() {
+            return;
+        }
+        let mut local = self.local.borrow_mut();
+        while let Some(task) = self.stage.take() {
+            local.push_back(task);
+        }
+        while self.solo && !injector.is_empty() {
+            match injector.steal() {
+                Steal::Success(task) => {
+                    self.arrived(&task);
+                    local.push_back(task);
+                }
+                Steal::Empty => break,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+    }
+
+    /// Notes, for the sampler, that `task` now runs on this worker. Tasks change workers
+    /// only when taken from the injector or stolen, so that is the only place this is
+    /// needed (spawns record their spawner's stage).
+    #[inline]
+    pub(super) fn arrived(&self, task: &Task) {
+        if let (true, Some(k)) = (self.sampler.enabled(), self.pool_index) {
+            task.home().ran_on(k);
+        }
+    }
+
+    pub(super) fn take_injected(&self) -> Option<Task> {
+        let injector = &self.sched.injector;
+        if injector.is_empty() {
+            // As for a stage's inbox (`Stage::take`): no fence to find nothing.
+            return None;
+        }
+        loop {
+            let stolen = match self.kind {
+                // One at a time in FIFO order: a batch would wait in the deque, where FIFO
+                // order does not look.
+                SchedulerKind::Steal if self.keeps_fifo() => injector.steal(),
+                SchedulerKind::Steal => injector.steal_batch_and_pop(&self.queue),
+                SchedulerKind::Share => injector.steal(),
+                SchedulerKind::Stages => return None,
+            };
+            match stolen {
+                Steal::Success(task) => {
+                    self.arrived(&task);
+                    return Some(task);
+                }
+                Steal::Empty => return None,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+    }
+}
