@@ -188,19 +188,24 @@ impl Actor for Waiter {
     }
 }
 
-/// Children a [`Waiter`] spawns: fewer than a hub phase teaches the wake threshold.
+/// Children a [`Waiter`] spawns: fewer than short runs teach the wake threshold.
 const CHILDREN: usize = 3;
 
-/// On a fresh system of two workers under `governor`: a hub phase, which raises the wake
-/// threshold (in most runs), then a [`Waiter`] that waits up to `wait` for its children;
-/// how many started while it waited.
-fn wait_after_a_hub(governor: Governor, wait: Duration) -> usize {
+/// On a fresh system of two workers under `governor`: rounds of short work that a worker
+/// woken for them finishes at once, which raise the wake threshold (see the Wake test),
+/// then a [`Waiter`] that waits up to `wait` for its children; how many started while it
+/// waited.
+fn wait_after_short_runs(governor: Governor, wait: Duration) -> usize {
     let system = system(2, governor);
-    hub_phase(&system, 70, 4_000);
+    fan_rounds(&system, 20);
     let waiter = system.spawn(Waiter {
         children: CHILDREN,
         wait,
     });
+    // Spawned from outside, it woke a worker: let both park again, so that the one message
+    // below wakes one worker and the other sleeps.
+    common::quiet(&system);
+    thread::sleep(Duration::from_millis(5));
     let (done, waited) = reply::pair();
     waiter.send(done).unwrap();
     let waited = waited
@@ -239,6 +244,21 @@ impl Actor for Fan {
 /// Rounds of [`Fan`] (see the Wake test).
 const ROUNDS: u64 = 60;
 
+/// `rounds` rounds of a [`Fan`] of three, each sent from outside, each to quiescence, and
+/// a pause after each for the workers to park (a few milliseconds; a round whose other
+/// worker is still awake wakes nobody).
+fn fan_rounds(system: &System, rounds: u64) {
+    let fan = system.spawn(Fan {
+        to: (0..3).map(|_| system.spawn(Idle)).collect(),
+    });
+    common::quiet(system);
+    for _ in 0..rounds {
+        fan.send(()).unwrap();
+        common::quiet(system);
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// The learned wake threshold: a turn that makes three actors runnable leaves two of them
 /// queued, and with the threshold at one task that wakes the other worker, which finds
 /// little or nothing and parks again at once: such a short run doubles the threshold, so
@@ -253,16 +273,8 @@ fn wake_a_backlog_that_keeps_a_woken_worker_busy_only_briefly_stops_waking_it() 
     }
     for (governor, on) in both(Rule::Wake) {
         let system = system(2, governor);
-        let fan = system.spawn(Fan {
-            to: (0..3).map(|_| system.spawn(Idle)).collect(),
-        });
-        common::quiet(&system);
         let before = system.metrics().all_threads().wakes;
-        for _ in 0..ROUNDS {
-            fan.send(()).unwrap();
-            common::quiet(&system);
-            thread::sleep(Duration::from_millis(5));
-        }
+        fan_rounds(&system, ROUNDS);
         let m = system.metrics();
         let wakes = m.all_threads().wakes - before;
         if on {
@@ -284,7 +296,7 @@ fn wake_a_backlog_that_keeps_a_woken_worker_busy_only_briefly_stops_waking_it() 
 const STRANDED_AFTER: Duration = Duration::from_millis(500);
 
 /// The watcher's rescue: work queued behind a turn that holds its worker is run by a
-/// parked worker. After a hub phase the children of a waiting turn wake nobody (above);
+/// parked worker. After short runs the children of a waiting turn wake nobody (above);
 /// with the watcher they start while the turn waits, in every system; without it they wait
 /// for the turn to end.
 #[test]
@@ -296,14 +308,14 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
         if on {
             for _ in 0..3 {
                 assert_eq!(
-                    wait_after_a_hub(governor, PATIENCE),
+                    wait_after_short_runs(governor, PATIENCE),
                     CHILDREN,
                     "{governor:?}: the children started while the turn held its worker"
                 );
             }
         } else {
             let stranded = (0..ATTEMPTS)
-                .any(|_| wait_after_a_hub(governor, STRANDED_AFTER) < CHILDREN);
+                .any(|_| wait_after_short_runs(governor, STRANDED_AFTER) < CHILDREN);
             assert!(
                 stranded,
                 "{governor:?}: in {ATTEMPTS} systems, something other than the watcher always \
