@@ -24,8 +24,7 @@ use std::time::{Duration, Instant};
 
 use common::PATIENCE;
 use footlights::{
-    Actor, Addr, Context, Governor, Metrics, Placement, ReplyTo, Rule, System, WorkerMetrics,
-    reply,
+    Actor, Addr, Context, Governor, Metrics, Placement, ReplyTo, Rule, System, WorkerMetrics, reply,
 };
 
 /// A system of `threads` workers, each of which may run pool work at once (see
@@ -136,7 +135,9 @@ fn hub_phase(system: &System, clients: usize, asks: u64) {
         })
         .collect();
     for f in finished {
-        f.wait_timeout(PATIENCE).expect("a client finished").unwrap();
+        f.wait_timeout(PATIENCE)
+            .expect("a client finished")
+            .unwrap();
     }
     common::quiet(system);
 }
@@ -314,8 +315,8 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
                 );
             }
         } else {
-            let stranded = (0..ATTEMPTS)
-                .any(|_| wait_after_short_runs(governor, STRANDED_AFTER) < CHILDREN);
+            let stranded =
+                (0..ATTEMPTS).any(|_| wait_after_short_runs(governor, STRANDED_AFTER) < CHILDREN);
             assert!(
                 stranded,
                 "{governor:?}: in {ATTEMPTS} systems, something other than the watcher always \
@@ -519,7 +520,11 @@ fn spawn_order(threads: usize, governor: Governor) -> Vec<u32> {
     drop(release);
     common::quiet(&system);
     let log = log.lock().unwrap();
-    assert_eq!(log.len(), SPAWNS as usize, "{governor:?}: every child started");
+    assert_eq!(
+        log.len(),
+        SPAWNS as usize,
+        "{governor:?}: every child started"
+    );
     let first = log[0].0;
     assert!(
         log.iter().all(|(t, _)| *t == first),
@@ -733,7 +738,10 @@ fn stealing_an_idle_worker_steals_from_a_busy_one() {
         common::quiet(&system);
         let m = system.metrics();
         let all = m.all_threads();
-        assert!(all.tasks_stolen > 0, "{governor:?}: tasks were stolen:\n{m}");
+        assert!(
+            all.tasks_stolen > 0,
+            "{governor:?}: tasks were stolen:\n{m}"
+        );
         assert!(all.steals > 0, "{governor:?}: steals were made:\n{m}");
         assert!(
             m.workers.iter().all(|w| w.turns > 0),
@@ -746,4 +754,3 @@ fn stealing_an_idle_worker_steals_from_a_busy_one() {
         );
     }
 }
-
