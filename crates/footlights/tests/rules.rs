@@ -13,6 +13,16 @@
 //! short runs), the scenario is repeated on fresh systems, a bounded number of times, until
 //! it shows. Systems that need two workers running at once say so, and are skipped on a
 //! machine with one CPU.
+//!
+//! The tug of war's give-back ([`Rule::Tug`]) has no test here: under the adaptive governor
+//! no scenario tried shows it. It gives back after four tallies in a row that each find at
+//! least 16 steals back (`scheduler/pace.rs`), but the first tally with four of them makes
+//! the system label groups, and a steal by groups is not counted as a steal back, so the
+//! tallies after it run dry; and once a worker has measured its pace alone, the tally is
+//! not consulted at all. In six systems of a hub with 70 clients, 20,000 requests each, on
+//! two workers (a release build), a tally found a tug of war once, and never twice in a
+//! row; with labels off as well, the same program gave back by the tug of war in three of
+//! six. So with labels on, switching the tug of war off changes nothing a test can see.
 
 mod common;
 
@@ -283,12 +293,12 @@ fn wake_a_backlog_that_keeps_a_woken_worker_busy_only_briefly_stops_waking_it() 
         if on {
             assert!(
                 wakes <= ROUNDS / 10,
-                "{governor:?}: {wakes} wake-ups in {ROUNDS} rounds:\n{m}"
+                "{governor}: {wakes} wake-ups in {ROUNDS} rounds:\n{m}"
             );
         } else {
             assert!(
                 wakes >= ROUNDS / 4,
-                "{governor:?}: only {wakes} wake-ups in {ROUNDS} rounds:\n{m}"
+                "{governor}: only {wakes} wake-ups in {ROUNDS} rounds:\n{m}"
             );
         }
     }
@@ -313,7 +323,7 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
                 assert_eq!(
                     wait_after_short_runs(governor, PATIENCE),
                     CHILDREN,
-                    "{governor:?}: the children started while the turn held its worker"
+                    "{governor}: the children started while the turn held its worker"
                 );
             }
         } else {
@@ -321,7 +331,7 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
                 (0..ATTEMPTS).any(|_| wait_after_short_runs(governor, STRANDED_AFTER) < CHILDREN);
             assert!(
                 stranded,
-                "{governor:?}: in {ATTEMPTS} systems, something other than the watcher always \
+                "{governor}: in {ATTEMPTS} systems, something other than the watcher always \
                  ran the children behind the waiting turn"
             );
         }
@@ -354,10 +364,10 @@ fn labels_a_tug_of_war_makes_the_system_label_groups() {
         if on {
             assert!(
                 labelled > 0,
-                "{governor:?}: no system labelled groups in {ATTEMPTS} ({stolen_back} steals back)"
+                "{governor}: no system labelled groups in {ATTEMPTS} ({stolen_back} steals back)"
             );
         } else {
-            assert_eq!(labelled, 0, "{governor:?}: a system labelled groups");
+            assert_eq!(labelled, 0, "{governor}: a system labelled groups");
         }
     }
 }
@@ -464,21 +474,21 @@ fn pace_two_workers_no_faster_than_one_give_back() {
         let mut seen = Vec::new();
         for _ in 0..runs {
             let (yields, labels) = rings_at_one_lock(governor);
-            assert!(!labels, "{governor:?}: the rings never labelled groups");
+            assert!(!labels, "{governor}: the rings never labelled groups");
             seen.push(yields);
             if on && yields > 0 {
                 break;
             }
         }
         let total: u64 = seen.iter().sum();
-        eprintln!("{governor:?}: give-backs per system: {seen:?}");
+        eprintln!("{governor}: give-backs per system: {seen:?}");
         if on {
             assert!(
                 total > 0,
-                "{governor:?}: no give-back in {runs} systems: {seen:?}"
+                "{governor}: no give-back in {runs} systems: {seen:?}"
             );
         } else {
-            assert_eq!(total, 0, "{governor:?}: give-backs per system: {seen:?}");
+            assert_eq!(total, 0, "{governor}: give-backs per system: {seen:?}");
         }
     }
 }
@@ -572,10 +582,10 @@ fn flood_senders_flooding_a_receiver_elsewhere_give_their_work_back() {
         if on {
             assert!(
                 total > 0,
-                "{governor:?}: no give-back in {runs} floods: {yields:?}"
+                "{governor}: no give-back in {runs} floods: {yields:?}"
             );
         } else {
-            assert_eq!(total, 0, "{governor:?}: give-backs per flood: {yields:?}");
+            assert_eq!(total, 0, "{governor}: give-backs per flood: {yields:?}");
         }
     }
 }
@@ -646,12 +656,12 @@ fn spawn_order(threads: usize, governor: Governor) -> Vec<u32> {
     assert_eq!(
         log.len(),
         SPAWNS as usize,
-        "{governor:?}: every child started"
+        "{governor}: every child started"
     );
     let first = log[0].0;
     assert!(
         log.iter().all(|(t, _)| *t == first),
-        "{governor:?}: every child started on the parent's worker"
+        "{governor}: every child started on the parent's worker"
     );
     log.iter().map(|(_, n)| *n).collect()
 }
@@ -675,12 +685,12 @@ fn nursery_a_worker_of_several_starts_its_spawns_newest_first() {
         if on {
             assert!(
                 newer >= pairs * 9 / 10,
-                "{governor:?}: newest first but now and then ({newer} of {pairs}): {order:?}"
+                "{governor}: newest first but now and then ({newer} of {pairs}): {order:?}"
             );
         } else {
             assert!(
                 newer <= pairs / 10,
-                "{governor:?}: in the order spawned ({newer} of {pairs} newer first): {order:?}"
+                "{governor}: in the order spawned ({newer} of {pairs} newer first): {order:?}"
             );
         }
     }
@@ -695,13 +705,13 @@ fn fifo_a_lone_worker_starts_its_spawns_in_order() {
         let order = spawn_order(1, governor);
         let in_order: Vec<u32> = (0..SPAWNS).collect();
         if on {
-            assert_eq!(order, in_order, "{governor:?}: in the order spawned");
+            assert_eq!(order, in_order, "{governor}: in the order spawned");
         } else {
-            assert_ne!(order, in_order, "{governor:?}: hand-off order");
+            assert_ne!(order, in_order, "{governor}: hand-off order");
             assert_eq!(
                 order[0],
                 SPAWNS - 1,
-                "{governor:?}: the last spawn took the next slot: {order:?}"
+                "{governor}: the last spawn took the next slot: {order:?}"
             );
         }
     }
@@ -784,7 +794,7 @@ fn cap_workers_beyond_the_cpus_start_only_when_needed() {
             let m = system.metrics();
             assert!(
                 m.workers[2..].iter().all(|w| !ever_ran(w)),
-                "{governor:?}: no worker beyond the CPUs started:\n{m}"
+                "{governor}: no worker beyond the CPUs started:\n{m}"
             );
         } else {
             // Each started worker looks for work and parks soon after it starts.
@@ -793,7 +803,7 @@ fn cap_workers_beyond_the_cpus_start_only_when_needed() {
                 thread::sleep(Duration::from_millis(1));
             }
             let m = system.metrics();
-            assert_eq!(ran(&m), 4, "{governor:?}: every worker started:\n{m}");
+            assert_eq!(ran(&m), 4, "{governor}: every worker started:\n{m}");
         }
     }
 }
@@ -861,19 +871,16 @@ fn stealing_an_idle_worker_steals_from_a_busy_one() {
         common::quiet(&system);
         let m = system.metrics();
         let all = m.all_threads();
-        assert!(
-            all.tasks_stolen > 0,
-            "{governor:?}: tasks were stolen:\n{m}"
-        );
-        assert!(all.steals > 0, "{governor:?}: steals were made:\n{m}");
+        assert!(all.tasks_stolen > 0, "{governor}: tasks were stolen:\n{m}");
+        assert!(all.steals > 0, "{governor}: steals were made:\n{m}");
         assert!(
             m.workers.iter().all(|w| w.turns > 0),
-            "{governor:?}: both workers ran turns:\n{m}"
+            "{governor}: both workers ran turns:\n{m}"
         );
         let first = threads[0];
         assert!(
             threads.iter().any(|t| *t != first),
-            "{governor:?}: jobs ran on both workers"
+            "{governor}: jobs ran on both workers"
         );
     }
 }
