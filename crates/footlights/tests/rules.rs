@@ -35,19 +35,30 @@ use std::time::{Duration, Instant};
 
 use common::PATIENCE;
 use footlights::{
-    Actor, Addr, Context, Governor, Metrics, Placement, Reply, ReplyTo, Rule, System,
-    WorkerMetrics, reply,
+    Actor, Addr, Builder, Context, Governor, Metrics, Placement, PlacementMode, Policy, Reply,
+    ReplyTo, Rule, SchedulerKind, System, WorkerMetrics, reply,
 };
 
 /// A system of `threads` workers, each of which may run pool work at once (see
 /// `common::system`), under `governor`.
 fn system(threads: usize, governor: Governor) -> System {
-    System::builder()
-        .threads(threads)
+    builder(threads, governor)
         .cpus(threads)
-        .governor(governor)
         .build()
         .expect("a system starts")
+}
+
+/// A builder of `threads` workers under `governor`, with everything the rules depend on set
+/// here rather than taken from the environment: work stealing, actors run by the pool, and
+/// placed by hand (the variables a test run may set, `FOOTLIGHTS_SCHEDULER` and the others,
+/// would otherwise make the rules inert or change the order actors start in).
+fn builder(threads: usize, governor: Governor) -> Builder {
+    System::builder()
+        .threads(threads)
+        .scheduler(SchedulerKind::Steal)
+        .policy(Policy::Task)
+        .placement(PlacementMode::Manual)
+        .governor(governor)
 }
 
 /// Whether two workers can run at once here: with one CPU the second worker runs when the
@@ -782,10 +793,8 @@ fn ever_ran(w: &WorkerMetrics) -> bool {
 #[test]
 fn cap_workers_beyond_the_cpus_start_only_when_needed() {
     for (governor, on) in both(Rule::Cap) {
-        let system = System::builder()
-            .threads(4)
+        let system = builder(4, governor)
             .cpus(2)
-            .governor(governor)
             .build()
             .expect("a system starts");
         rings(&system, 8, 20, 2_000);
