@@ -322,7 +322,10 @@ const STRANDED_AFTER: Duration = Duration::from_millis(500);
 /// The watcher's rescue: work queued behind a turn that holds its worker is run by a
 /// parked worker. After short runs the children of a waiting turn wake nobody (above);
 /// with the watcher they start while the turn waits, in every system; without it they wait
-/// for the turn to end.
+/// for the turn to end. (The scenario needs the learned wake threshold and the nursery,
+/// which both halves keep: with the threshold at one task the first spawn wakes the other
+/// worker, and without the nursery the last spawn waits in the next slot, which the
+/// watcher does not look at.)
 #[test]
 fn watcher_rescues_work_queued_behind_a_long_turn() {
     if !two_cpus() {
