@@ -217,7 +217,29 @@ pub(crate) struct Worker {
     declined: Cell<bool>,
     /// What this worker saw of the others while it watched ([`crate::scheduler::watch`]).
     sightings: Sightings,
+    /// A test aid only (`--cfg footlights_layout_probe`): an unused field of the nursery's
+    /// size, to see whether an unrelated change of the worker's layout moves the hot path
+    /// (see `docs/scaling.md`, "The hot path").
+    #[cfg(footlights_layout_probe)]
+    _layout_probe: crossbeam_deque::Worker<Task>,
 }
+
+/// A test aid only (`--cfg footlights_layout_probe`): a cold function nobody calls, kept in
+/// the binary, next to the hot path's code (see `docs/scaling.md`, "The hot path").
+#[cfg(footlights_layout_probe)]
+#[cold]
+#[inline(never)]
+fn layout_probe_cold(worker: &Worker, task: Task) {
+    worker._layout_probe.push(task);
+    while let Some(task) = worker._layout_probe.pop() {
+        worker.local.borrow_mut().push_back(task);
+    }
+}
+
+/// Keeps [`layout_probe_cold`] in the binary although nothing calls it.
+#[cfg(footlights_layout_probe)]
+#[used]
+static LAYOUT_PROBE_COLD: fn(&Worker, Task) = layout_probe_cold;
 
 impl Worker {
     /// A pool worker. Call on the worker's own thread.
@@ -302,6 +324,8 @@ impl Worker {
             running_label: Cell::new(0),
             declined: Cell::new(false),
             sightings: Sightings::new(watched),
+            #[cfg(footlights_layout_probe)]
+            _layout_probe: crossbeam_deque::Worker::new_lifo(),
         }
     }
 
