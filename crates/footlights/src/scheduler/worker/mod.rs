@@ -381,7 +381,7 @@ impl Worker {
 impl Schedule for Worker {
     /// Messages per turn.
     #[inline]
-    fn batch(&self) -> usize {
+    fn batch(&self) -> std::num::NonZeroUsize {
         self.sched.batch
     }
 
