@@ -68,8 +68,9 @@ impl Worker {
         }
     }
 
-    /// A hand-off in FIFO order (see the module documentation).
-    #[inline]
+    /// A hand-off in FIFO order (see the module documentation). Inlined into the send: out
+    /// of line, its call, return and argument moves were a tenth of its cost.
+    #[inline(always)]
     pub(super) fn hand_off_in_order(&self, task: Task, pinned: bool) {
         if self.has_next() || !self.local_is_empty() {
             self.queue_privately(task);
