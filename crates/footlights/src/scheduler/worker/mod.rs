@@ -210,6 +210,9 @@ pub(crate) struct Worker {
     /// tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
     running_label: Cell<u64>,
+    /// Whether a turn takes [`Worker::run_noted_turn`]: the worker is observed, or labels
+    /// groups (one test a turn for the two); kept by [`Worker::set_grouping`].
+    noted: Cell<bool>,
     /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
     hand_off_mode: Cell<u8>,
 
@@ -286,6 +289,7 @@ impl Worker {
             &stage,
             pool_index.map_or(0, |i| i as u64 + 1),
         );
+        let sampler_enabled = sampler.enabled();
         // Only a pool worker under work stealing with others to share with watches, and
         // only if the governor has the watcher.
         let watched = if steal_pool && !solo && rules.has(Rule::Watcher) {
@@ -322,6 +326,7 @@ impl Worker {
             flood_stage: pool_index.filter(|_| steal_pool && !solo && rules.has(Rule::Flood)),
             grouping: Cell::new(false),
             running_label: Cell::new(0),
+            noted: Cell::new(sampler_enabled),
             declined: Cell::new(false),
             sightings: Sightings::new(watched),
             #[cfg(footlights_layout_probe)]

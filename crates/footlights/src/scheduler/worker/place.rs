@@ -122,9 +122,12 @@ impl Worker {
         self.hand_off_mode.set(mode);
     }
 
-    /// Labels groups or not (see [`crate::scheduler::group`]).
+    /// Labels groups or not (see [`crate::scheduler::group`]). The only place `grouping`
+    /// changes, so it also keeps `noted` (the sampler never changes).
     pub(super) fn set_grouping(&self, grouping: bool) {
         self.grouping.set(grouping);
+        self.noted
+            .set(self.sampler.enabled() || (self.paced && grouping));
         self.set_hand_off_mode();
     }
 

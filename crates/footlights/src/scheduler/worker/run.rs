@@ -173,8 +173,7 @@ impl Worker {
     #[inline]
     pub(super) fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
-        // `sampler` and `paced` never change: a lone worker's loop tests them once.
-        if self.sampler.enabled() || (self.paced && self.grouping.get()) {
+        if self.noted.get() {
             self.run_noted_turn(task);
         } else {
             task.run_turn(self);
