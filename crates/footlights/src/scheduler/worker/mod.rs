@@ -127,6 +127,12 @@ const PLAIN: u8 = 0;
 const FIFO: u8 = 1;
 /// A hand-off labels the woken actor's group first (the worker's `grouping` flag).
 const GROUPING: u8 = 2;
+/// A fresh pool task is handed off in FIFO order, pinned: a lone worker keeping FIFO order.
+const POOL_IN_ORDER: u8 = 0;
+/// A fresh pool task takes the next slot, not pinned: a pool worker of several, plain.
+const POOL_NEXT: u8 = 1;
+/// Any other placement of a fresh pool task ([`Worker::hand_off`], or not work stealing).
+const POOL_OTHER: u8 = 2;
 
 thread_local! {
     static CURRENT: Cell<*const Worker> = const { Cell::new(ptr::null()) };
@@ -215,6 +221,10 @@ pub(crate) struct Worker {
     noted: Cell<bool>,
     /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
     hand_off_mode: Cell<u8>,
+    /// How `place` hands off a fresh pool task, from `steal_pool`, `solo` and
+    /// `hand_off_mode` (kept by `set_hand_off_mode`): [`POOL_IN_ORDER`], [`POOL_NEXT`] or
+    /// [`POOL_OTHER`]. One load and compare instead of three loads and four tests a send.
+    pool_hand_off: Cell<u8>,
 
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
@@ -297,7 +307,7 @@ impl Worker {
         } else {
             0
         };
-        Worker {
+        let worker = Worker {
             sched,
             stage,
             pool_index,
@@ -306,6 +316,7 @@ impl Worker {
             solo,
             fifo: Cell::new(fifo),
             hand_off_mode: Cell::new(if fifo { FIFO } else { PLAIN }),
+            pool_hand_off: Cell::new(POOL_OTHER),
             queue,
             nursery,
             next: Cell::new(None),
@@ -331,7 +342,9 @@ impl Worker {
             sightings: Sightings::new(watched),
             #[cfg(footlights_layout_probe)]
             _layout_probe: crossbeam_deque::Worker::new_lifo(),
-        }
+        };
+        worker.set_hand_off_mode();
+        worker
     }
 
     /// This worker's counters.
