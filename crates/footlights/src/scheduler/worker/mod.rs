@@ -165,13 +165,22 @@ pub(crate) fn current(sched: &Arc<Scheduler>) -> *const Worker {
 }
 
 /// The state of one worker thread. It lives on the worker's stack.
+///
+/// `repr(C)`, with the fields a turn or a send reads first: their offsets stay put when
+/// a field is added further down, and all are below 128 bytes, where an x86 instruction
+/// addresses them with a one-byte displacement. Left to the compiler, the order changed
+/// with any field added anywhere, and with it the size of the hot code (see
+/// `docs/scaling.md`, "The hot path").
+#[repr(C)]
 pub(crate) struct Worker {
+    // Hot: read on every turn or send.
     sched: Arc<Scheduler>,
     /// This thread's stage: its inbox and counters (also reachable from `sched`).
     pub(crate) stage: Arc<Stage>,
-    /// The pool index, or `None` for a dedicated stage.
-    pool_index: Option<usize>,
-    kind: SchedulerKind,
+    next: Cell<Option<Task>>,
+    picks: Cell<u32>,
+    streak: Cell<u32>,
+    inline_depth: Cell<u32>,
     /// A pool worker under work stealing (the scheduler's fast path).
     steal_pool: bool,
     /// The only pool worker under work stealing: nobody can steal, so what would go to
@@ -179,43 +188,9 @@ pub(crate) struct Worker {
     solo: bool,
     /// A lone worker's copy of its stage's `fifo` flag.
     fifo: Cell<bool>,
-    queue: crossbeam_deque::Worker<Task>,
-    /// Actors this pool worker spawned that have not run yet, newest on top (see the
-    /// module documentation, "Spawns"); other workers steal the oldest.
-    nursery: crossbeam_deque::Worker<Task>,
-    next: Cell<Option<Task>>,
     /// Whether the task in the next slot is pinned to this stage (it then spills to the
     /// private FIFO, not the stealable deque).
     next_pinned: Cell<bool>,
-    /// Tasks pinned to this stage that this worker scheduled itself.
-    local: RefCell<VecDeque<Task>>,
-    parker: Parker,
-    picks: Cell<u32>,
-    streak: Cell<u32>,
-    rng: XorShift,
-    inline_depth: Cell<u32>,
-    /// Which turns an observer records, and its recorder.
-    sampler: Sampler,
-    /// Whether this worker should keep a pace (a pool worker under work stealing with
-    /// others to share with), and the pace.
-    paced: bool,
-    /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
-    /// has [`Rule::Nursery`].
-    nursery_spawns: bool,
-    /// Whether it may keep FIFO order ([`Rule::Fifo`]).
-    fifo_rule: bool,
-    pace: Pace,
-    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
-    /// (`next_task` then returns nothing).
-    give_back_due: Cell<bool>,
-    /// This worker's cross pushes ([`crate::scheduler::governor::flood`]), and its pool index if it counts them
-    /// (it is `paced`): one test on the paths that count.
-    flood: Flood,
-    flood_stage: Option<usize>,
-    /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's last pace
-    /// tick, and the label of the actor whose turn runs.
-    grouping: Cell<bool>,
-    running_label: Cell<u64>,
     /// Whether a turn takes [`Worker::run_noted_turn`]: the worker is observed, or labels
     /// groups (one test a turn for the two); kept by [`Worker::set_grouping`].
     noted: Cell<bool>,
@@ -225,7 +200,43 @@ pub(crate) struct Worker {
     /// `hand_off_mode` (kept by `set_hand_off_mode`): [`POOL_IN_ORDER`], [`POOL_NEXT`] or
     /// [`POOL_OTHER`]. One load and compare instead of three loads and four tests a send.
     pool_hand_off: Cell<u8>,
-
+    /// Whether this worker should keep a pace (a pool worker under work stealing with
+    /// others to share with); its pace is below.
+    paced: bool,
+    /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's
+    /// last pace tick, and the label of the actor whose turn runs.
+    grouping: Cell<bool>,
+    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
+    /// (`next_task` then returns nothing).
+    give_back_due: Cell<bool>,
+    /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
+    /// has [`Rule::Nursery`].
+    nursery_spawns: bool,
+    running_label: Cell<u64>,
+    /// Tasks pinned to this stage that this worker scheduled itself.
+    local: RefCell<VecDeque<Task>>,
+    /// Which turns an observer records, and its recorder.
+    sampler: Sampler,
+    // Warm: several workers' picks and sends.
+    /// This worker's pool index if it counts cross pushes
+    /// ([`crate::scheduler::governor::flood`]): one test on the paths that count (it is
+    /// `paced` and the governor has [`Rule::Flood`]).
+    flood_stage: Option<usize>,
+    queue: crossbeam_deque::Worker<Task>,
+    /// Actors this pool worker spawned that have not run yet, newest on top (see the
+    /// module documentation, "Spawns"); other workers steal the oldest.
+    nursery: crossbeam_deque::Worker<Task>,
+    // Cold: searching, parking, the pace.
+    /// The pool index, or `None` for a dedicated stage.
+    pool_index: Option<usize>,
+    kind: SchedulerKind,
+    /// Whether it may keep FIFO order ([`Rule::Fifo`]).
+    fifo_rule: bool,
+    parker: Parker,
+    rng: XorShift,
+    pace: Pace,
+    /// This worker's cross pushes ([`crate::scheduler::governor::flood`]).
+    flood: Flood,
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
     /// What this worker saw of the others while it watched ([`crate::scheduler::watch`]).

@@ -249,3 +249,16 @@ fn a_thief_that_labels_takes_whole_groups_and_gives_the_others_back() {
     assert!(back.iter().all(|t| t.home().group.label() != label));
     assert_eq!(victim.queue.len(), 0);
 }
+
+/// The hot fields (everything up to the sampler's recorder and `sampling` flag, see
+/// `Worker`'s `repr(C)`) lie within the first 128 bytes, where an x86 instruction
+/// addresses them with a one-byte displacement (`docs/scaling.md`, "The hot path").
+#[test]
+fn hot_fields_lie_in_the_first_128_bytes() {
+    use std::mem::{offset_of, size_of};
+    let sampler_hot = size_of::<Option<Box<dyn super::super::probe::Recorder>>>() + 1;
+    let end = offset_of!(Worker, sampler) + sampler_hot;
+    assert!(end <= 128, "the hot fields end at byte {end}");
+    assert!(offset_of!(Worker, sampler) > offset_of!(Worker, local));
+    assert!(offset_of!(Worker, queue) > offset_of!(Worker, sampler));
+}
