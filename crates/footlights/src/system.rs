@@ -435,7 +435,7 @@ impl System {
 
     /// Messages per turn.
     pub fn batch(&self) -> usize {
-        self.shared.sched.batch
+        self.shared.sched.batch.get()
     }
 
     /// Blocks until the system is quiescent: no actor running or scheduled, and no message

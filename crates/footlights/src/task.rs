@@ -13,12 +13,14 @@
 //! How a turn ended ([`TurnEnd`]) is the cell's decision; what happens to the actor next
 //! (back to a run queue, idle, or stopped, and on which queue) is the scheduler's.
 
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 /// What a running turn asks of the worker that runs it.
 pub(crate) trait Schedule {
-    /// The most envelopes one turn takes from the mailbox before it yields its worker.
-    fn batch(&self) -> usize;
+    /// The most envelopes one turn takes from the mailbox before it yields its worker
+    /// (never zero, so that the turn's countdown needs no lower bound).
+    fn batch(&self) -> NonZeroUsize;
 
     /// The turn goes on after a message: anything that message scheduled must not wait
     /// behind this turn where no other worker can take it (the worker's next slot).

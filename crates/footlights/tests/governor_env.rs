@@ -33,8 +33,7 @@ fn the_environment_chooses_the_governor_unless_the_builder_does() {
     let err = System::builder()
         .threads(2)
         .build()
-        .err()
-        .expect("a bad value");
+        .expect_err("a bad value");
     match &err {
         ConfigError::BadGovernor {
             var,

@@ -56,7 +56,7 @@ impl<B: Behaviour> ActorCell<B> {
         // SAFETY: the caller holds the actor's single scheduling right (see the `Sync`
         // impl), so no other reference to the state exists during the turn.
         let state = unsafe { &mut *self.state.get() };
-        let batch = worker.batch();
+        let batch = worker.batch().get();
         let mut turn = Turn {
             me,
             halt: Halt::Go,

@@ -128,6 +128,7 @@ pub(crate) mod waker;
 pub(crate) mod watch;
 pub(crate) mod worker;
 
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -204,7 +205,8 @@ pub(crate) struct Scheduler {
     pub(crate) dedicated: Dedicated,
     shutdown: AtomicBool,
     round_robin: AtomicUsize,
-    pub(crate) batch: usize,
+    /// Messages per turn (the configuration refuses zero).
+    pub(crate) batch: NonZeroUsize,
 }
 
 /// Where other workers steal one pool worker's tasks from.
@@ -270,7 +272,7 @@ impl Scheduler {
             dedicated: Dedicated::new(config.max_dedicated),
             shutdown: AtomicBool::new(false),
             round_robin: AtomicUsize::new(0),
-            batch: config.batch,
+            batch: NonZeroUsize::new(config.batch).unwrap_or(NonZeroUsize::MIN),
         });
         if sched.kind == SchedulerKind::Steal
             && sched.threads() == 1

@@ -59,12 +59,16 @@ pub(crate) trait Recorder {
 }
 
 /// A worker's choice of which turns to record, and its recorder.
+///
+/// `repr(C)`, the two fields a turn and a send test first: the worker keeps its sampler
+/// among its hot fields (see `super::worker::Worker`).
+#[repr(C)]
 pub(crate) struct Sampler {
     recorder: Option<Box<dyn Recorder>>,
+    sampling: Cell<bool>,
     period: u32,
     countdown: Cell<u32>,
     rng: XorShift,
-    sampling: Cell<bool>,
 }
 
 impl Sampler {

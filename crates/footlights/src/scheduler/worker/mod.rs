@@ -127,6 +127,12 @@ const PLAIN: u8 = 0;
 const FIFO: u8 = 1;
 /// A hand-off labels the woken actor's group first (the worker's `grouping` flag).
 const GROUPING: u8 = 2;
+/// A fresh pool task is handed off in FIFO order, pinned: a lone worker keeping FIFO order.
+const POOL_IN_ORDER: u8 = 0;
+/// A fresh pool task takes the next slot, not pinned: a pool worker of several, plain.
+const POOL_NEXT: u8 = 1;
+/// Any other placement of a fresh pool task ([`Worker::hand_off`], or not work stealing).
+const POOL_OTHER: u8 = 2;
 
 thread_local! {
     static CURRENT: Cell<*const Worker> = const { Cell::new(ptr::null()) };
@@ -159,13 +165,22 @@ pub(crate) fn current(sched: &Arc<Scheduler>) -> *const Worker {
 }
 
 /// The state of one worker thread. It lives on the worker's stack.
+///
+/// `repr(C)`, with the fields a turn or a send reads first: their offsets stay put when
+/// a field is added further down, and all are below 128 bytes, where an x86 instruction
+/// addresses them with a one-byte displacement. Left to the compiler, the order changed
+/// with any field added anywhere, and with it the size of the hot code (see
+/// `docs/scaling.md`, "The hot path").
+#[repr(C)]
 pub(crate) struct Worker {
+    // Hot: read on every turn or send.
     sched: Arc<Scheduler>,
     /// This thread's stage: its inbox and counters (also reachable from `sched`).
     pub(crate) stage: Arc<Stage>,
-    /// The pool index, or `None` for a dedicated stage.
-    pool_index: Option<usize>,
-    kind: SchedulerKind,
+    next: Cell<Option<Task>>,
+    picks: Cell<u32>,
+    streak: Cell<u32>,
+    inline_depth: Cell<u32>,
     /// A pool worker under work stealing (the scheduler's fast path).
     steal_pool: bool,
     /// The only pool worker under work stealing: nobody can steal, so what would go to
@@ -173,51 +188,82 @@ pub(crate) struct Worker {
     solo: bool,
     /// A lone worker's copy of its stage's `fifo` flag.
     fifo: Cell<bool>,
+    /// Whether the task in the next slot is pinned to this stage (it then spills to the
+    /// private FIFO, not the stealable deque).
+    next_pinned: Cell<bool>,
+    /// Whether a turn takes [`Worker::run_noted_turn`]: the worker is observed, or labels
+    /// groups (one test a turn for the two); kept by [`Worker::set_grouping`].
+    noted: Cell<bool>,
+    /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
+    hand_off_mode: Cell<u8>,
+    /// How `place` hands off a fresh pool task, from `steal_pool`, `solo` and
+    /// `hand_off_mode` (kept by `set_hand_off_mode`): [`POOL_IN_ORDER`], [`POOL_NEXT`] or
+    /// [`POOL_OTHER`]. One load and compare instead of three loads and four tests a send.
+    pool_hand_off: Cell<u8>,
+    /// Whether this worker should keep a pace (a pool worker under work stealing with
+    /// others to share with); its pace is below.
+    paced: bool,
+    /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's
+    /// last pace tick, and the label of the actor whose turn runs.
+    grouping: Cell<bool>,
+    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
+    /// (`next_task` then returns nothing).
+    give_back_due: Cell<bool>,
+    /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
+    /// has [`Rule::Nursery`].
+    nursery_spawns: bool,
+    running_label: Cell<u64>,
+    /// Tasks pinned to this stage that this worker scheduled itself.
+    local: RefCell<VecDeque<Task>>,
+    /// Which turns an observer records, and its recorder.
+    sampler: Sampler,
+    // Warm: several workers' picks and sends.
+    /// This worker's pool index if it counts cross pushes
+    /// ([`crate::scheduler::governor::flood`]): one test on the paths that count (it is
+    /// `paced` and the governor has [`Rule::Flood`]).
+    flood_stage: Option<usize>,
     queue: crossbeam_deque::Worker<Task>,
     /// Actors this pool worker spawned that have not run yet, newest on top (see the
     /// module documentation, "Spawns"); other workers steal the oldest.
     nursery: crossbeam_deque::Worker<Task>,
-    next: Cell<Option<Task>>,
-    /// Whether the task in the next slot is pinned to this stage (it then spills to the
-    /// private FIFO, not the stealable deque).
-    next_pinned: Cell<bool>,
-    /// Tasks pinned to this stage that this worker scheduled itself.
-    local: RefCell<VecDeque<Task>>,
-    parker: Parker,
-    picks: Cell<u32>,
-    streak: Cell<u32>,
-    rng: XorShift,
-    inline_depth: Cell<u32>,
-    /// Which turns an observer records, and its recorder.
-    sampler: Sampler,
-    /// Whether this worker should keep a pace (a pool worker under work stealing with
-    /// others to share with), and the pace.
-    paced: bool,
-    /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
-    /// has [`Rule::Nursery`].
-    nursery_spawns: bool,
+    // Cold: searching, parking, the pace.
+    /// The pool index, or `None` for a dedicated stage.
+    pool_index: Option<usize>,
+    kind: SchedulerKind,
     /// Whether it may keep FIFO order ([`Rule::Fifo`]).
     fifo_rule: bool,
+    parker: Parker,
+    rng: XorShift,
     pace: Pace,
-    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
-    /// (`next_task` then returns nothing).
-    give_back_due: Cell<bool>,
-    /// This worker's cross pushes ([`crate::scheduler::governor::flood`]), and its pool index if it counts them
-    /// (it is `paced`): one test on the paths that count.
+    /// This worker's cross pushes ([`crate::scheduler::governor::flood`]).
     flood: Flood,
-    flood_stage: Option<usize>,
-    /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's last pace
-    /// tick, and the label of the actor whose turn runs.
-    grouping: Cell<bool>,
-    running_label: Cell<u64>,
-    /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
-    hand_off_mode: Cell<u8>,
-
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
     /// What this worker saw of the others while it watched ([`crate::scheduler::watch`]).
     sightings: Sightings,
+    /// A test aid only (`--cfg footlights_layout_probe`): an unused field of the nursery's
+    /// size, to see whether an unrelated change of the worker's layout moves the hot path
+    /// (see `docs/scaling.md`, "The hot path").
+    #[cfg(footlights_layout_probe)]
+    _layout_probe: crossbeam_deque::Worker<Task>,
 }
+
+/// A test aid only (`--cfg footlights_layout_probe`): a cold function nobody calls, kept in
+/// the binary, next to the hot path's code (see `docs/scaling.md`, "The hot path").
+#[cfg(footlights_layout_probe)]
+#[cold]
+#[inline(never)]
+fn layout_probe_cold(worker: &Worker, task: Task) {
+    worker._layout_probe.push(task);
+    while let Some(task) = worker._layout_probe.pop() {
+        worker.local.borrow_mut().push_back(task);
+    }
+}
+
+/// Keeps [`layout_probe_cold`] in the binary although nothing calls it.
+#[cfg(footlights_layout_probe)]
+#[used]
+static LAYOUT_PROBE_COLD: fn(&Worker, Task) = layout_probe_cold;
 
 impl Worker {
     /// A pool worker. Call on the worker's own thread.
@@ -264,6 +310,7 @@ impl Worker {
             &stage,
             pool_index.map_or(0, |i| i as u64 + 1),
         );
+        let sampler_enabled = sampler.enabled();
         // Only a pool worker under work stealing with others to share with watches, and
         // only if the governor has the watcher.
         let watched = if steal_pool && !solo && rules.has(Rule::Watcher) {
@@ -271,7 +318,7 @@ impl Worker {
         } else {
             0
         };
-        Worker {
+        let worker = Worker {
             sched,
             stage,
             pool_index,
@@ -280,6 +327,7 @@ impl Worker {
             solo,
             fifo: Cell::new(fifo),
             hand_off_mode: Cell::new(if fifo { FIFO } else { PLAIN }),
+            pool_hand_off: Cell::new(POOL_OTHER),
             queue,
             nursery,
             next: Cell::new(None),
@@ -300,9 +348,14 @@ impl Worker {
             flood_stage: pool_index.filter(|_| steal_pool && !solo && rules.has(Rule::Flood)),
             grouping: Cell::new(false),
             running_label: Cell::new(0),
+            noted: Cell::new(sampler_enabled),
             declined: Cell::new(false),
             sightings: Sightings::new(watched),
-        }
+            #[cfg(footlights_layout_probe)]
+            _layout_probe: crossbeam_deque::Worker::new_lifo(),
+        };
+        worker.set_hand_off_mode();
+        worker
     }
 
     /// This worker's counters.
@@ -346,18 +399,17 @@ impl Worker {
         bump(&self.stats().descheduled);
     }
 
-    /// Counts `n` messages handled in the turn just run.
+    /// Counts `n` messages handled in the turn just run (0 stores the same count: cheaper
+    /// than a test on every turn).
     pub(crate) fn count_handled(&self, n: u64) {
-        if n > 0 {
-            bump_by(&self.stats().handled, n);
-        }
+        bump_by(&self.stats().handled, n);
     }
 }
 
 impl Schedule for Worker {
     /// Messages per turn.
     #[inline]
-    fn batch(&self) -> usize {
+    fn batch(&self) -> std::num::NonZeroUsize {
         self.sched.batch
     }
 

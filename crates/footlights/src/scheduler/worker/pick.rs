@@ -68,15 +68,13 @@ impl Worker {
                     return Some(task);
                 }
             }
-            // Oldest first: the next slot is filled only when the FIFO is empty.
-            let next = self.next.take();
-            return next
-                .or_else(|| self.local.borrow_mut().pop_front())
-                // Empty but for a steal's batch (two loads to find it empty).
-                .or_else(|| self.queue.pop())
-                .or_else(|| self.take_spawned())
-                .or_else(|| self.stage.take())
-                .or_else(|| self.take_injected());
+            // Oldest first: the next slot is filled only when the FIFO is empty. The slot's
+            // task returns on its own: through the chain below, it was kept on the stack
+            // and tested once a link.
+            if let Some(task) = self.next.take() {
+                return Some(task);
+            }
+            return self.take_in_order();
         }
         if picks % INJECTOR_EVERY == 0 {
             if let Some(task) = self.stage.take().or_else(|| self.take_injected()) {
@@ -124,6 +122,18 @@ impl Worker {
                 .or_else(|| self.take_own())
                 .or_else(|| self.take_injected())
         }
+    }
+
+    /// FIFO order's pick after an empty next slot: the private FIFO, then (empty but for a
+    /// steal's batch, two loads to find it empty) the deque, the nursery, the inbox and
+    /// the injector.
+    #[inline(never)]
+    fn take_in_order(&self) -> Option<Task> {
+        let own = self.local.borrow_mut().pop_front();
+        own.or_else(|| self.queue.pop())
+            .or_else(|| self.take_spawned())
+            .or_else(|| self.stage.take())
+            .or_else(|| self.take_injected())
     }
 
     /// The newest actor this worker spawned that has not run yet (see the module

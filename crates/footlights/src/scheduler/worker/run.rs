@@ -38,10 +38,9 @@ impl Worker {
         let mut woken: Option<Instant> = None;
         // Whether it woke to rescue work stranded behind another worker's long turn.
         let rescued = Cell::new(false);
-        while !sched.is_shutdown() {
-            if let Some(task) = self.next_task() {
-                self.run_turn(task);
-                continue;
+        loop {
+            if self.run_busy() {
+                break;
             }
             let searching = Instant::now();
             bump_by(&stats.running_ns, nanos(searching - since));
@@ -114,6 +113,23 @@ impl Worker {
         self.discard_left();
     }
 
+    /// The hot loop, in a function of its own so that its code does not move with the
+    /// search, parking and give-back code around it in [`Worker::run`]: takes a task from
+    /// this worker's own queues and runs its turn, until the system shuts down (`true`)
+    /// or [`Worker::next_task`] finds nothing (`false`).
+    #[inline(never)]
+    fn run_busy(&self) -> bool {
+        loop {
+            if self.sched.is_shutdown() {
+                return true;
+            }
+            let Some(task) = self.next_task() else {
+                return false;
+            };
+            self.run_turn(task);
+        }
+    }
+
     /// Discards the tasks left in this worker's next slot and its own queues at shutdown
     /// ([`crate::scheduler::discard_after_shutdown`]); its stage's inbox is drained with the other
     /// queues once every worker has stopped.
@@ -173,8 +189,7 @@ impl Worker {
     #[inline]
     pub(super) fn run_turn(&self, task: Task) {
         bump(&self.stats().turns);
-        // `sampler` and `paced` never change: a lone worker's loop tests them once.
-        if self.sampler.enabled() || (self.paced && self.grouping.get()) {
+        if self.noted.get() {
             self.run_noted_turn(task);
         } else {
             task.run_turn(self);

@@ -249,3 +249,55 @@ fn a_thief_that_labels_takes_whole_groups_and_gives_the_others_back() {
     assert!(back.iter().all(|t| t.home().group.label() != label));
     assert_eq!(victim.queue.len(), 0);
 }
+
+/// The flags the hot path reads instead of several (`noted`, `pool_hand_off`) follow the
+/// switches they stand for: the governor's labels verdict and FIFO order.
+#[test]
+fn the_hot_paths_flags_follow_the_governors_switches() {
+    use super::{FIFO, GROUPING, PLAIN, POOL_IN_ORDER, POOL_NEXT, POOL_OTHER};
+    let sched = scheduler(2, Governor::adaptive());
+    let w = worker(&sched, 0);
+    assert!(!w.noted.get());
+    assert_eq!(w.pool_hand_off.get(), POOL_NEXT);
+    w.set_grouping(true);
+    assert!(w.noted.get(), "a worker that labels notes every turn");
+    assert_eq!(w.hand_off_mode.get(), GROUPING);
+    assert_eq!(w.pool_hand_off.get(), POOL_OTHER, "labelled first");
+    w.set_grouping(false);
+    assert!(!w.noted.get());
+    assert_eq!(w.pool_hand_off.get(), POOL_NEXT);
+
+    // A lone worker in FIFO order, then (as automatic placement may switch it) not.
+    let sched = scheduler(1, Governor::adaptive());
+    let w = worker(&sched, 0);
+    assert_eq!(w.hand_off_mode.get(), FIFO);
+    assert_eq!(w.pool_hand_off.get(), POOL_IN_ORDER);
+    w.set_fifo(false);
+    assert_eq!(w.hand_off_mode.get(), PLAIN);
+    assert_eq!(
+        w.pool_hand_off.get(),
+        POOL_OTHER,
+        "pinned to the lone worker"
+    );
+    w.set_fifo(true);
+    assert_eq!(w.pool_hand_off.get(), POOL_IN_ORDER);
+
+    // Without the FIFO rule a lone worker hands off in plain order from the start.
+    let sched = scheduler(1, Governor::adaptive().without(Rule::Fifo));
+    let w = worker(&sched, 0);
+    assert_eq!(w.pool_hand_off.get(), POOL_OTHER);
+    assert!(!w.noted.get());
+}
+
+/// The hot fields (everything up to the sampler's recorder and `sampling` flag, see
+/// `Worker`'s `repr(C)`) lie within the first 128 bytes, where an x86 instruction
+/// addresses them with a one-byte displacement (`docs/scaling.md`, "The hot path").
+#[test]
+fn hot_fields_lie_in_the_first_128_bytes() {
+    use std::mem::{offset_of, size_of};
+    let sampler_hot = size_of::<Option<Box<dyn super::super::probe::Recorder>>>() + 1;
+    let end = offset_of!(Worker, sampler) + sampler_hot;
+    assert!(end <= 128, "the hot fields end at byte {end}");
+    assert!(offset_of!(Worker, sampler) > offset_of!(Worker, local));
+    assert!(offset_of!(Worker, queue) > offset_of!(Worker, sampler));
+}
