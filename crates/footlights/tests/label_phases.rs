@@ -7,6 +7,8 @@
 //!
 //! Nothing here is timed: the test counts, per thread, the jobs each pool worker ran.
 
+mod common;
+
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};
@@ -17,77 +19,6 @@ use footlights::{Actor, Addr, Context, ReplyTo, System, reply};
 
 /// Generous: only a guard against a hang.
 const PATIENCE: Duration = Duration::from_secs(120);
-
-/// Answers every request at once (chameneos's meeting place, reduced to its traffic).
-struct Hub;
-
-struct Ask(Addr<Client>);
-
-impl Actor for Hub {
-    type Msg = Ask;
-    fn handle(&mut self, _: &mut Context<Self>, Ask(client): Ask) {
-        let _ = client.send(ClientMsg::Answer);
-    }
-}
-
-/// Asks the hub again each time it is answered, `left` times, then reports.
-struct Client {
-    hub: Addr<Hub>,
-    left: u64,
-    done: Option<ReplyTo<()>>,
-}
-
-enum ClientMsg {
-    Go(Addr<Client>, ReplyTo<()>),
-    Answer,
-}
-
-impl Actor for Client {
-    type Msg = ClientMsg;
-    fn handle(&mut self, ctx: &mut Context<Self>, msg: ClientMsg) {
-        match msg {
-            ClientMsg::Go(me, done) => {
-                self.done = Some(done);
-                let _ = self.hub.send(Ask(me));
-            }
-            ClientMsg::Answer => {
-                self.left -= 1;
-                if self.left == 0 {
-                    if let Some(done) = self.done.take() {
-                        let _ = done.send(());
-                    }
-                    ctx.stop();
-                } else {
-                    let _ = self.hub.send(Ask(ctx.addr()));
-                }
-            }
-        }
-    }
-}
-
-/// Phase 1: a hub and `clients` clients, `asks` requests each: the traffic whose tug of
-/// war between two workers makes the system label groups.
-fn tug_of_war(system: &System, clients: usize, asks: u64) {
-    let hub = system.spawn(Hub);
-    let mut replies = Vec::new();
-    for _ in 0..clients {
-        let client = system.spawn(Client {
-            hub: hub.clone(),
-            left: asks,
-            done: None,
-        });
-        let (done, finished) = reply::pair();
-        client.send(ClientMsg::Go(client.clone(), done)).unwrap();
-        replies.push(finished);
-    }
-    for finished in replies {
-        finished
-            .wait_timeout(PATIENCE)
-            .expect("a client finished")
-            .unwrap();
-    }
-    assert!(system.wait_quiescent_timeout(PATIENCE));
-}
 
 /// Runs a job of busy arithmetic for whoever asks (from outside the runtime).
 struct Lone;
@@ -254,7 +185,7 @@ fn a_phase_after_a_tug_of_war_runs_its_one_group_of_long_turns_on_both_workers()
     // workers at once may never show one: the bound says how long to try.
     let Some(system) = (0..ATTEMPTS).find_map(|_| {
         let system = System::builder().threads(2).cpus(2).build().unwrap();
-        tug_of_war(&system, 70, 4_000);
+        common::hub::hub_phase(&system, 70, 4_000);
         system.metrics().labels_groups.then_some(system)
     }) else {
         eprintln!("no tug of war in {ATTEMPTS} systems: nothing to test on this machine now");

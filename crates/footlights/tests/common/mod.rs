@@ -1,11 +1,14 @@
 //! What the integration tests share: how long to wait before a hang becomes a failure, a
-//! system, waiting for quiescence, and an actor that holds the worker it runs on.
+//! system, waiting for quiescence, an actor that holds the worker it runs on, and a hub with
+//! its clients ([`hub`]).
 #![allow(dead_code)] // each test file uses its own part of this
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 use footlights::{Actor, Addr, Context, Placement, System};
+
+pub mod hub;
 
 /// How long a test waits for an outcome before it fails instead of hanging.
 pub const PATIENCE: Duration = Duration::from_secs(60);
