@@ -29,7 +29,7 @@ mod common;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
@@ -59,6 +59,15 @@ fn builder(threads: usize, governor: Governor) -> Builder {
         .policy(Policy::Task)
         .placement(PlacementMode::Manual)
         .governor(governor)
+}
+
+/// Runs each test of this file alone: each needs both CPUs for its own workers, and a
+/// sibling test's workers running at the same time (cargo runs a file's tests in
+/// parallel) can keep two workers from ever running at once, which some rules need to see
+/// (in release runs of the whole file, the labels test once found no tug of war in ten).
+fn alone() -> MutexGuard<'static, ()> {
+    static ALONE: Mutex<()> = Mutex::new(());
+    ALONE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Whether two workers can run at once here: with one CPU the second worker runs when the
@@ -94,76 +103,6 @@ fn crunch(work: u64) -> u64 {
 // ---------------------------------------------------------------------------------------
 // A hub and its clients: the chatty group that teaches the wake threshold that waking does
 // not pay, and whose tug of war between two workers makes the system label groups.
-
-/// Answers every request at once (chameneos's meeting place, reduced to its traffic).
-struct Hub;
-
-struct Ask(Addr<Client>);
-
-impl Actor for Hub {
-    type Msg = Ask;
-    fn handle(&mut self, _: &mut Context<Self>, Ask(client): Ask) {
-        let _ = client.send(ClientMsg::Answer);
-    }
-}
-
-/// Asks the hub again each time it is answered, `left` times, then reports.
-struct Client {
-    hub: Addr<Hub>,
-    left: u64,
-    done: Option<ReplyTo<()>>,
-}
-
-enum ClientMsg {
-    Go(Addr<Client>, ReplyTo<()>),
-    Answer,
-}
-
-impl Actor for Client {
-    type Msg = ClientMsg;
-    fn handle(&mut self, ctx: &mut Context<Self>, msg: ClientMsg) {
-        match msg {
-            ClientMsg::Go(me, done) => {
-                self.done = Some(done);
-                let _ = self.hub.send(Ask(me));
-            }
-            ClientMsg::Answer => {
-                self.left -= 1;
-                if self.left == 0 {
-                    if let Some(done) = self.done.take() {
-                        let _ = done.send(());
-                    }
-                    ctx.stop();
-                } else {
-                    let _ = self.hub.send(Ask(ctx.addr()));
-                }
-            }
-        }
-    }
-}
-
-/// A hub and `clients` clients, `asks` requests each, to the end and quiescence.
-fn hub_phase(system: &System, clients: usize, asks: u64) {
-    let hub = system.spawn(Hub);
-    let finished: Vec<_> = (0..clients)
-        .map(|_| {
-            let client = system.spawn(Client {
-                hub: hub.clone(),
-                left: asks,
-                done: None,
-            });
-            let (done, finished) = reply::pair();
-            client.send(ClientMsg::Go(client.clone(), done)).unwrap();
-            finished
-        })
-        .collect();
-    for f in finished {
-        f.wait_timeout(PATIENCE)
-            .expect("a client finished")
-            .unwrap();
-    }
-    common::quiet(system);
-}
 
 // ---------------------------------------------------------------------------------------
 // A turn that spawns children and waits for them: what only another worker can run.
@@ -292,6 +231,7 @@ fn fan_rounds(system: &System, rounds: u64) {
 /// either way, which only narrows the difference the test asserts).
 #[test]
 fn wake_a_backlog_that_keeps_a_woken_worker_busy_only_briefly_stops_waking_it() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
@@ -328,6 +268,7 @@ const STRANDED_AFTER: Duration = Duration::from_millis(500);
 /// watcher does not look at.)
 #[test]
 fn watcher_rescues_work_queued_behind_a_long_turn() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
@@ -357,6 +298,7 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
 /// systems; without the rule, in none.
 #[test]
 fn labels_a_tug_of_war_makes_the_system_label_groups() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
@@ -365,7 +307,7 @@ fn labels_a_tug_of_war_makes_the_system_label_groups() {
         let mut stolen_back = 0;
         for _ in 0..ATTEMPTS {
             let system = system(2, governor);
-            hub_phase(&system, 70, 4_000);
+            common::hub::hub_phase(&system, 70, 4_000);
             let m = system.metrics();
             stolen_back += m.all_threads().stolen_back;
             if m.labels_groups {
@@ -480,6 +422,7 @@ fn rings_at_one_lock(governor: Governor) -> (u64, bool) {
 /// gives back: its rings never steal from each other, so no tug of war and no labels.
 #[test]
 fn pace_two_workers_no_faster_than_one_give_back() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
@@ -580,6 +523,7 @@ fn flood(governor: Governor, senders: u64, n: u64) -> u64 {
 /// flooding worker).
 #[test]
 fn flood_senders_flooding_a_receiver_elsewhere_give_their_work_back() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
@@ -692,6 +636,7 @@ fn newer_first(order: &[u32]) -> usize {
 /// in the order spawned.
 #[test]
 fn nursery_a_worker_of_several_starts_its_spawns_newest_first() {
+    let _alone = alone();
     for (governor, on) in both(Rule::Nursery) {
         let order = spawn_order(2, governor);
         let newer = newer_first(&order);
@@ -715,6 +660,7 @@ fn nursery_a_worker_of_several_starts_its_spawns_newest_first() {
 /// spawn starts first.
 #[test]
 fn fifo_a_lone_worker_starts_its_spawns_in_order() {
+    let _alone = alone();
     for (governor, on) in both(Rule::Fifo) {
         let order = spawn_order(1, governor);
         let in_order: Vec<u32> = (0..SPAWNS).collect();
@@ -795,6 +741,7 @@ fn ever_ran(w: &WorkerMetrics) -> bool {
 /// Without the rule, all four start at once (each looks for work and parks).
 #[test]
 fn cap_workers_beyond_the_cpus_start_only_when_needed() {
+    let _alone = alone();
     for (governor, on) in both(Rule::Cap) {
         let system = builder(4, governor)
             .cpus(2)
@@ -865,6 +812,7 @@ impl Actor for Spawner {
 /// governor (next slot, stealing, a limit on searchers) and the default one.
 #[test]
 fn stealing_an_idle_worker_steals_from_a_busy_one() {
+    let _alone = alone();
     if !two_cpus() {
         return;
     }
