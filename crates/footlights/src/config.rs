@@ -194,7 +194,7 @@ impl FromStr for Governor {
     type Err = ConfigError;
 
     /// A base, `adaptive` or `plain`, then any number of `+rule` or `-rule`, in any case,
-    /// with whitespace around words allowed: `plain+pace+tug`, `adaptive - watcher`.
+    /// with whitespace around words allowed: `plain+pace+labels`, `adaptive - watcher`.
     fn from_str(s: &str) -> Result<Governor, ConfigError> {
         let bad =
             |word: &str, position: usize, accepted: Vec<&'static str>| ConfigError::BadGovernor {
@@ -382,8 +382,8 @@ mod tests {
             ("adaptive", Governor::adaptive()),
             ("plain", Governor::plain()),
             (
-                "plain+pace+tug",
-                Governor::plain().with(Rule::Pace).with(Rule::Tug),
+                "plain+pace+labels",
+                Governor::plain().with(Rule::Pace).with(Rule::Labels),
             ),
             (
                 "adaptive-watcher",

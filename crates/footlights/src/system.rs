@@ -143,7 +143,7 @@ impl Builder {
     }
 
     /// Which adaptive rules the work-stealing scheduler applies ([`Governor`]). Else
-    /// `FOOTLIGHTS_GOVERNOR` (`adaptive`, `plain`, `plain+pace+tug`,
+    /// `FOOTLIGHTS_GOVERNOR` (`adaptive`, `plain`, `plain+pace+labels`,
     /// `adaptive-watcher`, ...), else [`Governor::adaptive`]: every rule.
     ///
     /// ```

@@ -14,15 +14,11 @@
 //! it shows. Systems that need two workers running at once say so, and are skipped on a
 //! machine with one CPU.
 //!
-//! The tug of war's give-back ([`Rule::Tug`]) has no test here: under the adaptive governor
-//! no scenario tried shows it. It gives back after four tallies in a row that each find at
-//! least 16 steals back (`scheduler/pace.rs`), but the first tally with four of them makes
-//! the system label groups, and a steal by groups is not counted as a steal back, so the
-//! tallies after it run dry; and once a worker has measured its pace alone, the tally is
-//! not consulted at all. In six systems of a hub with 70 clients, 20,000 requests each, on
-//! two workers (a release build), a tally found a tug of war once, and never twice in a
-//! row; with labels off as well, the same program gave back by the tug of war in three of
-//! six. So with labels on, switching the tug of war off changes nothing a test can see.
+//! Until 2026-11-28 there was a ninth rule, a tug of war's give-back (four tallies in a row
+//! that each found at least 16 steals back). It had no test here because under the
+//! adaptive governor no scenario showed it act (the labels start on the first four steals
+//! back, and a steal by groups is not counted as one), and it was removed for that reason
+//! (`docs/scaling.md`, "What each rule is worth").
 
 mod common;
 

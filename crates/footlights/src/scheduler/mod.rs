@@ -75,7 +75,7 @@
 //! # The governor
 //!
 //! Every rule above that adapts to what the workers observe (the wake threshold, the
-//! pace and its give-back, the tug of war, groups and labels, the flood give-back, the
+//! pace and its give-back, groups and labels, the flood give-back, the
 //! watcher, the nursery, the FIFO of a worker alone, the CPU cap and lazy start) is a
 //! decision of the [`governor`]: the mechanism (the files below it in the table) tells it
 //! what happened at its cadence points (an epoch of the pace, a park, a search, a wake-up,
@@ -92,7 +92,7 @@
 //!
 //! | file | may import | what it is |
 //! |---|---|---|
-//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace, the tug of war and the labels' switch, the flood rule, the watcher's timing, the cap |
+//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace and the labels' switch, the flood rule, the watcher's timing, the cap |
 //! | `park` | nothing | the parking protocol (loom-checked): the sleepers' list and the counts wakers read |
 //! | `start` | nothing | starting worker threads, lazily beyond the CPUs |
 //! | `waker` | nothing | waking a parked worker: off the list, its thread started, unparked |

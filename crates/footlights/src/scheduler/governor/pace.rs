@@ -43,34 +43,32 @@
 //! is fresh, so a program whose messages got more expensive (a new phase) is judged again
 //! against its own new pace the next time the worker is woken.
 //!
-//! **Tug of war.** Until a solo rate is known, one sign still says that company does not
-//! pay: *steals back*. A worker marks the first task of each steal with its own index (in
-//! the home's `ran_on` word); a later steal whose first task already carries it takes back
-//! an actor this worker stole before, which its partners have since woken on the victim's
-//! worker. Groups of actors that message each other, split over two workers, do that all
-//! the time (chameneos in its slow mode: three quarters of its steals; big's
-//! neighbourhoods: about half), trees of spawns never (a subtree does not talk to its
-//! siblings). So while no solo rate is known, a worker also keeps a *tally* of its steals
-//! and steals back: at least [`TUG_STEALS_BACK`] steals back, an eighth or more of its
-//! steals, find a tug of war, and [`TUG_TALLIES`] such tallies in a row make it give its
-//! work back, as a rate below the solo rate would. A tally is a proportion of steals,
-//! not a rate in time: it lasts until it has enough steals back, or so many steals that
-//! the steals back are too few ([`tug_of_war`]), however long that takes. Steals can be
-//! rare while each still costs: big at 1,000 workers in one neighbourhood steals about
-//! once in 20 epochs, a fifth of them steals back, and every steal moves up to 32 actors
-//! whose messages then cross between the cores; a tally that had to find its steals back
-//! within 16 epochs never found them there.
+//! **Steals back, and the labels.** Until a solo rate is known, one sign still says that
+//! company does not pay: *steals back*. A worker marks the first task of each steal with
+//! its own index (in the home's `ran_on` word); a later steal whose first task already
+//! carries it takes back an actor this worker stole before, which its partners have since
+//! woken on the victim's worker: a *tug of war*. Groups of actors that message each other,
+//! split over two workers, do that all the time (chameneos in its slow mode: three
+//! quarters of its steals; big's neighbourhoods: about half), trees of spawns never (a
+//! subtree does not talk to its siblings). So while no solo rate is known, a worker keeps
+//! a *tally* of its steals and steals back, and the first [`GROUP_STEALS_BACK`] steals back
+//! that make an eighth of the tally's steals make the system *label groups*, so that a
+//! worker that steals takes over whole groups instead of half a deque
+//! ([`crate::scheduler::group`]): the split the pace then judges is one that can pay
+//! (separate groups, one worker each), and a group that cannot be split is left to one
+//! worker, the other declining at its next steal. A tally is a proportion of steals, not a
+//! rate in time: it lasts until [`TALLY_STEALS`] steals without enough steals back, however
+//! long that takes (big at 1,000 workers in one neighbourhood steals about once in 20
+//! epochs, a fifth of them steals back). Trees of spawns, which never steal back, never
+//! label.
 //!
-//! The tug of war is on from the first [`GROUP_STEALS_BACK`] steals back that make an
-//! eighth of the tally's steals: then the system *labels groups*, so that a worker that
-//! steals takes over whole groups instead of half a deque ([`crate::scheduler::group`]): the split
-//! the pace then judges is one that can pay (separate groups, one worker each), and a
-//! group that cannot be split is left to one worker, the other declining at its next
-//! steal. That ends most tugs of war before a tally could (chameneos's runs are over in
-//! about 400 epochs a worker). Without the labels, a give-back was followed by wake-ups
-//! that split the actors at random again, and programs with several groups (big at 2,000
-//! and 4,000 workers) gave back all run long (`docs/experiments/2026-11-27-whole-groups.md`). Trees
-//! of spawns, which never steal back, never label.
+//! Until 2026-11-28 a tally that kept finding steals back also made the worker give its
+//! work back (the *tug* rule: four tallies in a row of at least 16 steals back). Under the
+//! default governor it never acted: the labels start at the first four steals back, and a
+//! steal by groups is not counted as a steal back, so the tallies after it run dry. It was
+//! removed (`docs/scaling.md`, "What each rule is worth"); without the labels, a give-back
+//! was followed by wake-ups that split the actors at random again
+//! (`docs/experiments/2026-11-27-whole-groups.md`).
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -82,18 +80,18 @@ use super::rules::Rule;
 use super::tunables::RENEW_EPOCHS;
 use super::tunables::{
     COMPANY_PAYS_AT, EPOCH_TICKS, GIVE_BACK_BELOW, GROUP_STEALS_BACK, LABEL_ALONE_EPOCHS,
-    MIN_MESSAGES, STEALS_BACK_SHARE, TUG_GIVE_UP_STEALS, TUG_STEALS_BACK, TUG_TALLIES,
+    MIN_MESSAGES, STEALS_BACK_SHARE, TALLY_STEALS,
 };
 #[cfg(not(loom))]
 use crate::mailbox::recycle;
 use crate::metrics::WorkerStats;
 
-/// What the workers of one system know about their pace: the solo rate, and whether a
-/// tug of war was ever seen.
+/// What the workers of one system know about their pace: the solo rate, and whether
+/// steals back were ever seen (the labels).
 pub(crate) struct Yardstick {
     /// Messages a millisecond one worker alone handled in its last whole epoch; 0 if never.
     solo: AtomicU64,
-    /// Whether some worker's tally found a tug of war: from then on, the workers label
+    /// Whether some worker's tally found steals back: from then on, the workers label
     /// the groups their actors form and a woken worker steals whole groups
     /// ([`crate::scheduler::group`]).
     grouping: AtomicBool,
@@ -132,8 +130,6 @@ pub(crate) struct Pace {
     /// The worker's counts of steals and steals back when the current tally began.
     steals: Cell<u64>,
     stolen_back: Cell<u64>,
-    /// Tallies in a row that found a tug of war.
-    tugs: Cell<u32>,
     /// Epochs in a row this worker was the only one awake (at both ends).
     alone_epochs: Cell<u32>,
     /// Epochs ended, to drain the spare mailbox nodes one in [`RENEW_EPOCHS`].
@@ -149,7 +145,6 @@ impl Pace {
             ticks: Cell::new(0),
             steals: Cell::new(0),
             stolen_back: Cell::new(0),
-            tugs: Cell::new(0),
             alone_epochs: Cell::new(0),
             epochs: Cell::new(0),
         }
@@ -191,9 +186,9 @@ impl Pace {
         self.end_epoch(stats, policy, awake())
     }
 
-    /// Ends an epoch with `awake` workers awake: the verdict of the rules that are on
-    /// ([`Rule::Pace`] for a rate, [`Rule::Tug`] for a tally; the measurements are made
-    /// either way).
+    /// Ends an epoch with `awake` workers awake: the verdict of [`Rule::Pace`] for a rate
+    /// (the measurements are made either way), and the tally of steals for
+    /// [`Rule::Labels`].
     #[cold]
     #[inline(never)]
     pub(crate) fn end_epoch(&self, stats: &WorkerStats, policy: &Policy, awake: usize) -> Verdict {
@@ -247,8 +242,11 @@ impl Pace {
                 self.restart_tally(stats);
                 Verdict::Stay
             }
-            // Without a solo rate, a tug of war is the only sign that company does not pay.
-            Judgement::Nothing if solo == 0 => self.tally(stats, policy, awake),
+            // Without a solo rate, steals back are the only sign that company does not pay.
+            Judgement::Nothing if solo == 0 => {
+                self.tally(stats, policy);
+                Verdict::Stay
+            }
             Judgement::Nothing => Verdict::Stay,
         }
     }
@@ -266,8 +264,10 @@ impl Pace {
         policy.yardstick.grouping() && (self.alone_epochs.get() < LABEL_ALONE_EPOCHS || awake() > 1)
     }
 
-    /// Judges the tally of steals (see the module documentation, "Tug of war").
-    fn tally(&self, stats: &WorkerStats, policy: &Policy, awake: usize) -> Verdict {
+    /// Reads the tally of steals (see the module documentation, "Steals back, and the
+    /// labels"): enough steals back start the labels; a tally of [`TALLY_STEALS`] steals
+    /// without them starts a new one.
+    fn tally(&self, stats: &WorkerStats, policy: &Policy) {
         let steals = stats
             .steals
             .load(Ordering::Relaxed)
@@ -276,48 +276,17 @@ impl Pace {
             .stolen_back
             .load(Ordering::Relaxed)
             .saturating_sub(self.stolen_back.get());
-        if starts_labels(steals, back) && policy.rules.has(Rule::Labels) {
-            let grouping = &policy.yardstick.grouping;
-            if !grouping.load(Ordering::Relaxed) {
-                grouping.store(true, Ordering::Relaxed);
-            }
-        }
-        match tug_of_war(steals, back) {
-            Some(true) => {
-                self.restart_tally(stats);
-                let tugs = self.tugs.get() + 1;
-                if tugs >= TUG_TALLIES && awake > 1 {
-                    self.tugs.set(0);
-                    if policy.rules.has(Rule::Tug) {
-                        Verdict::GiveBack
-                    } else {
-                        Verdict::Stay
-                    }
-                } else {
-                    self.tugs.set(tugs);
-                    Verdict::Stay
+        if starts_labels(steals, back) {
+            if policy.rules.has(Rule::Labels) {
+                let grouping = &policy.yardstick.grouping;
+                if !grouping.load(Ordering::Relaxed) {
+                    grouping.store(true, Ordering::Relaxed);
                 }
             }
-            Some(false) => {
-                self.restart_tally(stats);
-                self.tugs.set(0);
-                Verdict::Stay
-            }
-            // Too few steals to say yet, however long they take.
-            None => Verdict::Stay,
+            self.restart_tally(stats);
+        } else if steals >= TALLY_STEALS {
+            self.restart_tally(stats);
         }
-    }
-}
-
-/// Whether `steals`, of which `back` were steals back, make a tug of war: `None` while too
-/// few to say.
-fn tug_of_war(steals: u64, back: u64) -> Option<bool> {
-    if back >= TUG_STEALS_BACK {
-        Some(back.saturating_mul(STEALS_BACK_SHARE) >= steals)
-    } else if steals >= TUG_GIVE_UP_STEALS {
-        Some(false)
-    } else {
-        None
     }
 }
 
@@ -469,39 +438,43 @@ mod tests {
     }
 
     #[test]
-    fn a_tug_of_war_gives_back_after_its_tallies_unless_the_rule_is_off() {
-        for (rules, gives_back) in [
-            (Governor::adaptive(), true),
-            (Governor::adaptive().without(Rule::Tug), false),
+    fn steals_back_never_give_back_without_a_solo_rate() {
+        // No solo rate: half the steals take back an actor stolen before, epoch after
+        // epoch. That starts the labels (below); it never makes a worker give back.
+        for rules in [
+            Governor::adaptive(),
+            Governor::adaptive().without(Rule::Labels),
         ] {
             let mut s = Script::new(rules, 2);
-            // No solo rate: each epoch's tally of steals decides. Half the steals take
-            // back an actor stolen before.
-            let verdicts: Vec<Verdict> = (0..TUG_TALLIES)
-                .map(|_| s.epoch(1000, 10, (32, 16), 2))
-                .collect();
-            let last = *verdicts.last().unwrap();
-            assert!(
-                verdicts[..verdicts.len() - 1]
-                    .iter()
-                    .all(|&v| v == Verdict::Stay)
-            );
-            assert_eq!(last == Verdict::GiveBack, gives_back, "{rules}");
-        }
-        // Alone, a tug of war makes no give-back: nobody would be left to pull.
-        let mut s = Script::new(Governor::adaptive(), 2);
-        for _ in 0..TUG_TALLIES {
-            assert_eq!(s.epoch(1000, 10, (32, 16), 1), Verdict::Stay);
+            for _ in 0..64 {
+                assert_eq!(s.epoch(1000, 10, (32, 16), 2), Verdict::Stay, "{rules}");
+            }
         }
     }
 
     #[test]
-    fn trees_of_spawns_never_find_a_tug_of_war() {
+    fn trees_of_spawns_never_label() {
         let mut s = Script::new(Governor::adaptive(), 2);
-        for _ in 0..(4 * TUG_TALLIES) {
+        for _ in 0..64 {
             assert_eq!(s.epoch(1000, 10, (100, 0), 2), Verdict::Stay);
         }
         assert!(!s.policy.yardstick.grouping());
+    }
+
+    #[test]
+    fn a_tally_of_many_steals_without_steals_back_starts_afresh() {
+        // Just under the tally's length: the steals back that come next are measured
+        // against every steal so far, and four among 285 are too few.
+        let mut s = Script::new(Governor::adaptive(), 2);
+        s.epoch(1000, 10, (TALLY_STEALS - 1, 0), 2);
+        s.epoch(1000, 10, (30, GROUP_STEALS_BACK), 2);
+        assert!(!s.policy.yardstick.grouping());
+        // A whole tally without steals back is forgotten: the same steals back then
+        // start the labels.
+        let mut s = Script::new(Governor::adaptive(), 2);
+        s.epoch(1000, 10, (TALLY_STEALS, 0), 2);
+        s.epoch(1000, 10, (30, GROUP_STEALS_BACK), 2);
+        assert!(s.policy.yardstick.grouping());
     }
 
     #[test]
@@ -582,23 +555,12 @@ mod tests {
     }
 
     #[test]
-    fn steals_that_keep_taking_back_are_a_tug_of_war() {
-        // Too few steals back to say anything, unless the steals are many.
-        assert_eq!(tug_of_war(40, 10), None);
-        assert_eq!(tug_of_war(256, 10), Some(false));
-        // Chameneos's slow mode: most steals take an actor back.
-        assert_eq!(tug_of_war(60, 45), Some(true));
-        // An eighth is enough (big's neighbourhoods: a fifth to a half); fewer is not.
-        assert_eq!(tug_of_war(128, 16), Some(true));
-        assert_eq!(tug_of_war(129, 16), Some(false));
-    }
-
-    #[test]
     fn a_few_steals_back_start_the_labels() {
-        // Chameneos: a few steals back among few steals label groups before a tally says
-        // anything.
-        assert_eq!(tug_of_war(20, 4), None);
+        // Chameneos: a few steals back among few steals label groups.
         assert!(starts_labels(20, 4));
+        // An eighth is enough (big's neighbourhoods: a fifth to a half).
+        assert!(starts_labels(128, 16));
+        assert!(!starts_labels(129, 16));
         assert!(starts_labels(32, 4));
         // Fewer than an eighth, or too few steals back, do not.
         assert!(!starts_labels(33, 4));

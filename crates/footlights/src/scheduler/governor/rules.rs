@@ -1,6 +1,6 @@
 //! Which adaptive rules a governor applies: [`Rule`] and [`Governor`], a set of rules.
 //!
-//! Parsing a governor's name (`"adaptive-watcher"`, `"plain+pace+tug"`) belongs to the
+//! Parsing a governor's name (`"adaptive-watcher"`, `"plain+pace+labels"`) belongs to the
 //! settings ([`crate::config`]), where its errors are; this file holds the set itself and
 //! how it prints.
 
@@ -28,13 +28,9 @@ pub enum Rule {
     Wake,
     /// The pace and its give-back: a worker whose epochs show that the awake workers
     /// together are not faster than one alone gives its work back and parks. Off, no
-    /// worker gives back for its pace. Its epochs are still measured when [`Rule::Tug`]
-    /// or [`Rule::Labels`] is on, which need them.
+    /// worker gives back for its pace. Its epochs are still measured when
+    /// [`Rule::Labels`] is on, which needs them.
     Pace,
-    /// The tug of war: while no rate alone is known, a worker whose steals keep taking
-    /// back the actors it stole before gives its work back. Off, steals back make no
-    /// give-back (they may still start the labels, [`Rule::Labels`]).
-    Tug,
     /// Groups and labels: once steals back are seen, actors that wake each other share a
     /// label, and a worker steals whole groups, or declines to split the only one. Off,
     /// steals always take half a deque.
@@ -65,10 +61,9 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order names and sets print them.
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 8] = [
         Rule::Wake,
         Rule::Pace,
-        Rule::Tug,
         Rule::Labels,
         Rule::Flood,
         Rule::Watcher,
@@ -78,7 +73,7 @@ impl Rule {
     ];
 
     /// The rule's name, as [`FOOTLIGHTS_GOVERNOR`](crate::config::GOVERNOR_ENV) spells it:
-    /// `wake`, `pace`, `tug`, `labels`, `flood`, `watcher`, `nursery`, `fifo`, `cap`.
+    /// `wake`, `pace`, `labels`, `flood`, `watcher`, `nursery`, `fifo`, `cap`.
     ///
     /// ```
     /// assert_eq!(footlights::Rule::Labels.name(), "labels");
@@ -87,7 +82,6 @@ impl Rule {
         match self {
             Rule::Wake => "wake",
             Rule::Pace => "pace",
-            Rule::Tug => "tug",
             Rule::Labels => "labels",
             Rule::Flood => "flood",
             Rule::Watcher => "watcher",
@@ -121,8 +115,8 @@ impl fmt::Display for Rule {
 /// in effect.
 ///
 /// A rule that acts on another rule's measurements still gets them when it is on: the
-/// tug of war and the labels read the pace's epochs, so the pace keeps measuring for them
-/// with [`Rule::Pace`] off (it only gives nothing back). Under the `share` and `stages`
+/// labels read the pace's epochs (their tally of steals), so the pace keeps measuring for
+/// the labels with [`Rule::Pace`] off (it only gives nothing back). Under the `share` and `stages`
 /// schedulers and for actors under the thread and inline policies, the rules that do not
 /// apply there are simply inert.
 ///
@@ -183,8 +177,8 @@ impl Governor {
     ///
     /// ```
     /// use footlights::{Governor, Rule};
-    /// let g = Governor::plain().with(Rule::Pace).with(Rule::Tug);
-    /// assert_eq!(g.to_string(), "plain+pace+tug");
+    /// let g = Governor::plain().with(Rule::Pace).with(Rule::Labels);
+    /// assert_eq!(g.to_string(), "plain+pace+labels");
     /// ```
     #[must_use]
     pub const fn with(self, rule: Rule) -> Governor {
@@ -226,7 +220,7 @@ impl Governor {
 
 impl fmt::Display for Governor {
     /// The shortest form the grammar has for this set: `adaptive` or `plain`, then the
-    /// rules that differ from it (`adaptive-watcher`, `plain+pace+tug`); with as many
+    /// rules that differ from it (`adaptive-watcher`, `plain+pace+labels`); with as many
     /// either way, `adaptive`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let on = self.rules().count();

@@ -15,16 +15,14 @@
 //! | [`PINNED_EVERY_MASK`] | 1 | picks (a mask) | mechanism | see above: pinned work first every other pick |
 //! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (about 1,000 pauses in all: a few microseconds, what a hand-off from a busy worker takes to arrive) before it parks |
 //! | [`SEARCHERS_OF_ACTIVE`] | 2 | divisor | mechanism | at most the workers that may be awake over this (at least one) search at once, as tokio and Go limit searching workers |
-//! | [`PACE_EVERY`] | 64 | picks | [`Pace`](super::Rule::Pace), [`Tug`](super::Rule::Tug), [`Labels`](super::Rule::Labels) | a tick of the pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
+//! | [`PACE_EVERY`] | 64 | picks | [`Pace`](super::Rule::Pace), [`Labels`](super::Rule::Labels) | a tick of the pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
 //! | [`EPOCH_TICKS`] | 16 | ticks | the pace | an epoch is about a thousand turns: long enough that a rate is not noise, short enough that a wrong split is judged within a millisecond or so |
 //! | [`MIN_MESSAGES`] | 256 | messages | the pace | fewer handled in an epoch decide nothing (long computations: the rate would be noise) |
 //! | [`GIVE_BACK_BELOW`] | 5/4 | ratio | the pace | together, the awake workers must handle at least 1.25 times the solo rate, else a worker gives back: below that the second core costs more than it brings |
 //! | [`COMPANY_PAYS_AT`] | 3/2 | ratio | the pace, [`Wake`](super::Rule::Wake) | at 1.5 times the solo rate or more, company pays and the wake threshold halves; between the two ratios nothing changes (a margin against noise) |
 //! | [`RENEW_EPOCHS`] | 256 | epochs | the pace (memory) | one epoch in this many a worker returns its spare mailbox nodes, so nodes from another worker do not go round for ever |
-//! | [`TUG_STEALS_BACK`] | 16 | steals | [`Tug`](super::Rule::Tug) | at least this many steals back make a tally that can find a tug of war |
-//! | [`STEALS_BACK_SHARE`] | 8 | divisor | the tug of war, the labels | steals back must be at least one steal in this many: chameneos's slow mode shows three in four, big's neighbourhoods one in two to five, trees none |
-//! | [`TUG_GIVE_UP_STEALS`] | 256 | steals | the tug of war | a tally of this many steals without [`TUG_STEALS_BACK`] steals back finds no tug of war (16 times the steals back needed: a share far below an eighth) |
-//! | [`TUG_TALLIES`] | 4 | tallies | the tug of war | tallies in a row that must find a tug of war before a give-back: one tally can be a phase's change |
+//! | [`STEALS_BACK_SHARE`] | 8 | divisor | the labels | steals back must be at least one steal in this many: chameneos's slow mode shows three in four, big's neighbourhoods one in two to five, trees none |
+//! | [`TALLY_STEALS`] | 256 | steals | the labels | a tally of this many steals without enough steals back to start the labels is forgotten, so that an early phase of many steals does not hide a later one's steals back |
 //! | [`GROUP_STEALS_BACK`] | 4 | steals | [`Labels`](super::Rule::Labels) | so few steals back (an eighth of the steals) already start the labels: cheaper than a give-back, and chameneos's tug is over within its first few hundred epochs |
 //! | [`LABEL_ALONE_EPOCHS`] | 16 | epochs | the labels | a worker alone this long stops reading labels (each turn would pay a look at its actor's label for nothing) |
 //! | [`LONG_TURN`] | 200 | µs | the labels | a worker that neither runs [`SATURATED_TURNS`] turns nor runs out of work this long is saturated with long turns, and its one group is split by halves; chameneos's longest chatty turn is a few µs |
@@ -69,7 +67,7 @@ pub(crate) const SEARCH_ROUNDS: u32 = 10;
 /// At most the workers that may be awake over this (at least one) search at once.
 pub(crate) const SEARCHERS_OF_ACTIVE: usize = 2;
 
-// The pace, the tug of war and the labels.
+// The pace and the labels.
 
 /// Every this many picks, a pool worker of several counts a tick of its pace.
 pub(crate) const PACE_EVERY: u32 = 64;
@@ -84,14 +82,11 @@ pub(crate) const COMPANY_PAYS_AT: (u64, u64) = (3, 2);
 /// One epoch in this many, a worker drains its spare mailbox nodes.
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) const RENEW_EPOCHS: u32 = 256;
-/// Steals back that make a tug of war (with [`STEALS_BACK_SHARE`]).
-pub(crate) const TUG_STEALS_BACK: u64 = 16;
 /// Steals back must be at least one steal in this many.
 pub(crate) const STEALS_BACK_SHARE: u64 = 8;
-/// A tally of this many steals without enough steals back finds no tug of war.
-pub(crate) const TUG_GIVE_UP_STEALS: u64 = TUG_STEALS_BACK * 4 * 4;
-/// Tallies in a row that must find a tug of war before a give-back.
-pub(crate) const TUG_TALLIES: u32 = 4;
+/// A tally of this many steals without enough steals back to start the labels is
+/// forgotten.
+pub(crate) const TALLY_STEALS: u64 = 256;
 /// Steals back (with [`STEALS_BACK_SHARE`]) that start the labels.
 pub(crate) const GROUP_STEALS_BACK: u64 = 4;
 /// Epochs in a row alone after which a worker stops labelling groups.

@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | a woken worker ran out of work within [`SHORT_RUN`] | the worker, as it searches in vain | doubles (up to [`MAX_WAKE_BACKLOG`]) |
 //! | a woken worker kept busy longer than [`WAKE_PAID_RUN`] | the same | halves (down to 1) |
-//! | a worker gave its work back (the pace, the tug of war, a flood) | the worker, as it yields | doubles, and is *held*: no backlog wakes anybody |
+//! | a worker gave its work back (the pace, a flood) | the worker, as it yields | doubles, and is *held*: no backlog wakes anybody |
 //! | a worker alone measured the solo rate, or a worker parked | the pace; the parking worker | released (held no more) |
 //! | the awake workers together were at least 1.5 times one alone | the pace | halves |
 //! | the watcher saw a worker run long turns | the watcher | back to 1, released |

@@ -80,7 +80,7 @@ impl Worker {
 
     /// Counts a steal back: the first task of a steal is an actor this worker stole before
     /// (and nobody stole from it since), so it went back to the victim's worker in the
-    /// meantime, woken there (see [`crate::scheduler::governor::pace`], "Tug of war"). Then marks the task as
+    /// meantime, woken there (see [`crate::scheduler::governor::pace`], "Steals back, and the labels"). Then marks the task as
     /// stolen by this worker.
     #[cold]
     pub(super) fn note_stolen(&self, task: &Task, index: usize) {
