@@ -20,7 +20,7 @@
 //! shuttle_models`) runs bigger ones under schedules drawn at random: uniformly at each
 //! step, and by PCT (priorities with a few change points, which finds bugs of small
 //! depth with a known probability). Every schedule comes from a seed, so a failure prints
-//! the seed, and `FOOTLIGHTS_SHUTTLE_SEED=<seed>` runs that one schedule again ([`explore`]).
+//! the seed, and `FOOTLIGHTS_SHUTTLE_SEED=<seed>` runs that one schedule again (`explore`, under `--cfg shuttle`).
 //! Shuttle sees only what goes through this module: the models use the runtime's
 //! protocols on these atomics and locks, with stand-ins for the parts around them (a
 //! plain table for the registry, a counter for a scheduled actor), as the loom models do.
@@ -79,7 +79,7 @@ impl<T> Mutex<T> {
     }
 
     /// The parking_lot mutex inside, for a condition variable's wait (which the models
-    /// replace by [`yield_now`] loops).
+    /// replace by `yield_now` loops).
     #[cfg(not(any(loom, shuttle)))]
     pub(crate) fn raw(&self) -> &parking_lot::Mutex<T> {
         &self.0
