@@ -194,7 +194,7 @@ impl FromStr for Governor {
     type Err = ConfigError;
 
     /// A base, `adaptive` or `plain`, then any number of `+rule` or `-rule`, in any case,
-    /// with whitespace around words allowed: `plain+pace+labels`, `adaptive - watcher`.
+    /// with whitespace around words allowed: `plain+labels+flood`, `adaptive - watcher`.
     fn from_str(s: &str) -> Result<Governor, ConfigError> {
         let bad =
             |word: &str, position: usize, accepted: Vec<&'static str>| ConfigError::BadGovernor {
@@ -382,8 +382,8 @@ mod tests {
             ("adaptive", Governor::adaptive()),
             ("plain", Governor::plain()),
             (
-                "plain+pace+labels",
-                Governor::plain().with(Rule::Pace).with(Rule::Labels),
+                "plain+labels+flood",
+                Governor::plain().with(Rule::Labels).with(Rule::Flood),
             ),
             (
                 "adaptive-watcher",
@@ -414,14 +414,14 @@ mod tests {
 
     #[test]
     fn a_bad_governor_names_the_word_and_where_it_is() {
-        let err = "plain+pase".parse::<Governor>().unwrap_err();
+        let err = "plain+flod".parse::<Governor>().unwrap_err();
         let ConfigError::BadGovernor { word, position, .. } = &err else {
             panic!("{err:?}");
         };
-        assert_eq!((word.as_str(), *position), ("pase", 6));
+        assert_eq!((word.as_str(), *position), ("flod", 6));
         let text = err.to_string();
-        assert!(text.contains("\"pase\" at byte 6"), "{text}");
-        assert!(text.contains("pace") && text.contains("watcher"), "{text}");
+        assert!(text.contains("\"flod\" at byte 6"), "{text}");
+        assert!(text.contains("flood") && text.contains("watcher"), "{text}");
 
         let err = "fast-watcher".parse::<Governor>().unwrap_err();
         assert!(err.to_string().contains("\"fast\" at byte 0"), "{err}");

@@ -143,7 +143,7 @@ impl Builder {
     }
 
     /// Which adaptive rules the work-stealing scheduler applies ([`Governor`]). Else
-    /// `FOOTLIGHTS_GOVERNOR` (`adaptive`, `plain`, `plain+pace+labels`,
+    /// `FOOTLIGHTS_GOVERNOR` (`adaptive`, `plain`, `plain+labels+flood`,
     /// `adaptive-watcher`, ...), else [`Governor::adaptive`]: every rule.
     ///
     /// ```

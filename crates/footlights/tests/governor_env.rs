@@ -14,9 +14,9 @@ fn the_environment_chooses_the_governor_unless_the_builder_does() {
         unsafe { std::env::set_var("FOOTLIGHTS_GOVERNOR", value) };
     };
 
-    set("plain + pace + labels");
+    set("plain + labels + flood");
     let system = System::builder().threads(2).build().unwrap();
-    let from_env = Governor::plain().with(Rule::Pace).with(Rule::Labels);
+    let from_env = Governor::plain().with(Rule::Labels).with(Rule::Flood);
     assert_eq!(system.governor(), from_env);
     system.shutdown();
 

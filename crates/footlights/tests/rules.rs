@@ -23,7 +23,6 @@
 mod common;
 
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, ThreadId};
@@ -31,8 +30,8 @@ use std::time::{Duration, Instant};
 
 use common::PATIENCE;
 use footlights::{
-    Actor, Addr, Builder, Context, Governor, Metrics, Placement, PlacementMode, Policy, Reply,
-    ReplyTo, Rule, SchedulerKind, System, WorkerMetrics, reply,
+    Actor, Addr, Builder, Context, Governor, Metrics, Placement, PlacementMode, Policy, ReplyTo,
+    Rule, SchedulerKind, System, WorkerMetrics, reply,
 };
 
 /// A system of `threads` workers, each of which may run pool work at once (see
@@ -320,128 +319,6 @@ fn labels_a_tug_of_war_makes_the_system_label_groups() {
             );
         } else {
             assert_eq!(labelled, 0, "{governor}: a system labelled groups");
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Two rings that take turns at one lock: two workers are no faster than one.
-
-/// A ring's actor: passes a token on, after a little work under a lock that every ring
-/// shares, and counts its hops.
-struct Link {
-    next: Option<Addr<Link>>,
-    lock: Arc<Mutex<u64>>,
-    hops: Arc<AtomicU64>,
-}
-
-enum LinkMsg {
-    Next(Addr<Link>),
-    Token(u64, ReplyTo<()>),
-}
-
-impl Actor for Link {
-    type Msg = LinkMsg;
-    fn handle(&mut self, _: &mut Context<Self>, msg: LinkMsg) {
-        match msg {
-            LinkMsg::Next(next) => self.next = Some(next),
-            LinkMsg::Token(0, done) => {
-                let _ = done.send(());
-            }
-            LinkMsg::Token(left, done) => {
-                {
-                    let mut shared = self.lock.lock().unwrap();
-                    *shared ^= crunch(LOCKED_WORK);
-                }
-                self.hops.fetch_add(1, Ordering::Relaxed);
-                let next = self.next.as_ref().expect("linked");
-                let _ = next.send(LinkMsg::Token(left - 1, done));
-            }
-        }
-    }
-}
-
-/// Busy rounds a hop does under the lock: most of a hop's time.
-const LOCKED_WORK: u64 = 2_000;
-/// Hops of each ring.
-const HOPS: u64 = 40_000;
-
-/// A ring of ten [`Link`]s around `lock`, its token started from outside for `HOPS` hops.
-fn locked_ring(system: &System, lock: &Arc<Mutex<u64>>, hops: &Arc<AtomicU64>) -> Reply<()> {
-    let links: Vec<_> = (0..10)
-        .map(|_| {
-            system.spawn(Link {
-                next: None,
-                lock: Arc::clone(lock),
-                hops: Arc::clone(hops),
-            })
-        })
-        .collect();
-    for (i, link) in links.iter().enumerate() {
-        link.send(LinkMsg::Next(links[(i + 1) % links.len()].clone()))
-            .unwrap();
-    }
-    let (done, finished) = reply::pair();
-    links[0].send(LinkMsg::Token(HOPS, done)).unwrap();
-    finished
-}
-
-/// On two workers: one ring alone for a while (a worker alone measures its pace), then a
-/// second ring, whose token wakes the other worker; each worker then runs a ring, but the
-/// rings take turns at one lock, so together they handle no more than one worker alone.
-/// The system's give-backs, and whether it labelled groups.
-fn rings_at_one_lock(governor: Governor) -> (u64, bool) {
-    let system = system(2, governor);
-    let lock = Arc::new(Mutex::new(0));
-    let hops = Arc::new(AtomicU64::new(0));
-    let first = locked_ring(&system, &lock, &hops);
-    // Long enough alone for a few epochs of its pace (an epoch is about a thousand turns).
-    let deadline = Instant::now() + PATIENCE;
-    while hops.load(Ordering::Relaxed) < HOPS / 4 && Instant::now() < deadline {
-        thread::sleep(Duration::from_millis(1));
-    }
-    let second = locked_ring(&system, &lock, &hops);
-    for finished in [first, second] {
-        finished
-            .wait_timeout(PATIENCE)
-            .expect("a ring finished")
-            .unwrap();
-    }
-    common::quiet(&system);
-    let m = system.metrics();
-    (m.all_threads().yields, m.labels_groups)
-}
-
-/// The pace and its give-back: two workers that together handle no more messages a
-/// millisecond than one alone (two rings serialised by one lock) make one of them give its
-/// work back and park (a yield) in most systems. Without the rule, nothing in this program
-/// gives back: its rings never steal from each other, so no tug of war and no labels.
-#[test]
-fn pace_two_workers_no_faster_than_one_give_back() {
-    let _alone = alone();
-    if !two_cpus() {
-        return;
-    }
-    for (governor, on) in both(Rule::Pace) {
-        let runs = if on { ATTEMPTS } else { 4 };
-        let mut seen = Vec::new();
-        for _ in 0..runs {
-            let (yields, labels) = rings_at_one_lock(governor);
-            assert!(!labels, "{governor}: the rings never labelled groups");
-            seen.push(yields);
-            if on && yields > 0 {
-                break;
-            }
-        }
-        let total: u64 = seen.iter().sum();
-        eprintln!("{governor}: give-backs per system: {seen:?}");
-        if on {
-            assert!(
-                total > 0,
-                "{governor}: no give-back in {runs} systems: {seen:?}"
-            );
-        } else {
-            assert_eq!(total, 0, "{governor}: give-backs per system: {seen:?}");
         }
     }
 }

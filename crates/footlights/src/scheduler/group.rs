@@ -6,8 +6,8 @@
 //! a group of actors that ping each other it starts a *tug of war*: the stolen actors
 //! wake their partners on the thief's worker, the victim's actors wake them back, every
 //! message crosses between the cores, and two workers are slower than one
-//! (`docs/experiments/2026-11-27-whole-groups.md`: chameneos, and big's neighbourhoods). Once the
-//! pace ([`super::governor::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
+//! (`docs/experiments/2026-11-27-whole-groups.md`: chameneos, and big's neighbourhoods). Once a
+//! worker's pace ([`super::governor::pace`]) has seen such a tug of war, the workers of the system *label groups*, and
 //! a worker woken later takes whole groups instead of half a deque.
 //!
 //! **Labels.** Every actor's home carries a [`Group`]: a label, at first derived from the
@@ -31,12 +31,12 @@
 //! make up at most half of them, largest first ([`split`](super::governor::labels::split)), and gives the others back to the victim's inbox. If that would keep less
 //! than an eighth of the tasks (one group, as chameneos, or big with one neighbourhood), it
 //! gives them all back and *declines*: it steals from no deque until it has slept, and
-//! sleeps although it sees work, if another worker stays awake (the pace's give-back,
+//! sleeps although it sees work, if another worker stays awake (a give-back,
 //! [`super::park`], "Giving back"); a group split over two workers is the tug of war. The
 //! actors of a kept group that are idle follow on their own: they are woken by their
 //! partners, which now run on the thief. So a worker that joins either takes over groups
-//! of its own, a split the pace can then judge (and which pays when the groups do not talk
-//! to each other), or goes back to sleep, and the wake threshold learns from its short run
+//! of its own (which pays when the groups do not talk to each other), or goes back to
+//! sleep, and the wake threshold learns from its short run
 //! not to wake it for that. With nobody else awake, a worker steals as before: nobody
 //! could pull a group back.
 //!

@@ -75,7 +75,7 @@
 //! # The governor
 //!
 //! Every rule above that adapts to what the workers observe (the wake threshold, the
-//! pace and its give-back, groups and labels, the flood give-back, the
+//! groups and labels, the flood give-back, the
 //! watcher, the nursery, the FIFO of a worker alone, the CPU cap and lazy start) is a
 //! decision of the [`governor`]: the mechanism (the files below it in the table) tells it
 //! what happened at its cadence points (an epoch of the pace, a park, a search, a wake-up,

@@ -80,9 +80,11 @@
 //! The threshold learns only from a woken worker that runs out of work and finds none.
 //! Once two workers share a chatty group (a hub and its clients), each may keep finding
 //! the group's actors in its own queues, so neither ever runs out, and the two together
-//! can be slower than one. A worker's pace tells ([`super::governor::pace`]); it then *gives its
-//! work back*: it hands what it holds to the injector and parks while other workers' work
-//! is in sight, leaving it to the workers still awake.
+//! can be slower than one. Two signs tell: a group steal that would split the only group
+//! declines ([`super::group`]), and turns that flood an actor running elsewhere
+//! ([`super::governor::flood`]). The worker then *gives its work back*: it hands what it
+//! holds to the injector and parks while other workers' work is in sight, leaving it to
+//! the workers still awake.
 //!
 //! Parking with work in sight is safe only while somebody else will run that work. A
 //! worker may join the sleepers that way only while at least one other worker is not

@@ -32,8 +32,8 @@
 //!
 //! Long turns also bring the wake threshold back to 1 and release held wake-ups
 //! ([`super::governor::wake::WakeThreshold::long_turn_seen`]): turns that long are what the threshold's
-//! "long run" says pays for a wake-up, and a pace judges nothing while turns are long, so
-//! it would never release them. A worker "alone for now" then publishes its private FIFO
+//! "long run" says pays for a wake-up, and while turns are long no epoch of a worker's
+//! pace has the messages to release them. A worker "alone for now" then publishes its private FIFO
 //! to its deque at its next look at its company (every eighth pick, [`super::worker`]),
 //! where the next look finds it, and its later backlogs wake sleepers again. This is the
 //! way out of the limit that `tests/label_phases.rs` met: a wake threshold learned in a

@@ -6,9 +6,8 @@
 //! receiver runs on one while senders run on both, every push moves the head's cache line
 //! between the cores, a send costs several times what a message costs on one worker, and
 //! two workers take four times as long as one (`docs/experiments/2026-11-27-bang-two-modes.md`).
-//! The pace ([`super::pace`]) cannot see this: it judges a worker by the messages it *handles* a
-//! millisecond, and the flooding worker handles none; its turns are long by contention, which looks
-//! like work.
+//! Nothing that counts messages handled sees this: the flooding worker handles none; its
+//! turns are long by contention, which looks like work.
 //!
 //! So a pool worker of several counts, per turn, its *cross pushes*: pushes that found the
 //! receiver already scheduled (the push did not wake it) while the receiver's home says
@@ -16,8 +15,8 @@
 //! where a turn ends with its batch used up, so a busy actor's worker is known and an idle
 //! one's is not). A turn with at least [`FLOOD_PUSHES`] cross pushes, and at least
 //! [`FLOOD_RATIO`] times as many as the messages it handled, floods; [`FLOOD_TURNS`]
-//! flooding turns in a row make the worker give its work back and park, as the pace's
-//! give-back does ([`super::pace`], [`crate::scheduler::park`], "Giving back"): its senders go to the
+//! flooding turns in a row make the worker give its work back and park
+//! ([`crate::scheduler::park`], "Giving back"): its senders go to the
 //! injector, where the worker that runs the receiver takes them, and they run beside the
 //! receiver. Requiring two turns in a row filters the one turn after a receiver moved to
 //! this worker (woken here by this turn's first push), whose home still names the worker it

@@ -21,14 +21,14 @@ use tunables::SEARCHERS_OF_ACTIVE;
 use wake::WakeThreshold;
 
 /// What the governor keeps for a whole system: the rules in effect, the wake threshold,
-/// and the workers' pace (the solo rate, and whether groups are labelled). Each worker
+/// and the workers' pace (whether one ever ran alone, and whether groups are labelled). Each worker
 /// keeps its own epoch ([`pace::Pace`]) and flood count ([`flood::Flood`]).
 pub(crate) struct Policy {
     /// The rules in effect.
     pub(crate) rules: Governor,
     /// The wake threshold, and every change to it.
     pub(crate) wake: WakeThreshold,
-    /// The solo rate and the labels' switch.
+    /// Whether a worker ever ran an epoch alone, and the labels' switch.
     pub(crate) yardstick: Yardstick,
 }
 

@@ -1,6 +1,6 @@
 //! Which adaptive rules a governor applies: [`Rule`] and [`Governor`], a set of rules.
 //!
-//! Parsing a governor's name (`"adaptive-watcher"`, `"plain+pace+labels"`) belongs to the
+//! Parsing a governor's name (`"adaptive-watcher"`, `"plain+flood+labels"`) belongs to the
 //! settings ([`crate::config`]), where its errors are; this file holds the set itself and
 //! how it prints.
 
@@ -26,11 +26,6 @@ pub enum Rule {
     /// falls while they keep busy. Off, every backlog of one task wakes a sleeper (when
     /// nobody searches), as in tokio and Go.
     Wake,
-    /// The pace and its give-back: a worker whose epochs show that the awake workers
-    /// together are not faster than one alone gives its work back and parks. Off, no
-    /// worker gives back for its pace. Its epochs are still measured when
-    /// [`Rule::Labels`] is on, which needs them.
-    Pace,
     /// Groups and labels: once steals back are seen, actors that wake each other share a
     /// label, and a worker steals whole groups, or declines to split the only one. Off,
     /// steals always take half a deque.
@@ -61,9 +56,8 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order names and sets print them.
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 7] = [
         Rule::Wake,
-        Rule::Pace,
         Rule::Labels,
         Rule::Flood,
         Rule::Watcher,
@@ -73,7 +67,7 @@ impl Rule {
     ];
 
     /// The rule's name, as [`FOOTLIGHTS_GOVERNOR`](crate::config::GOVERNOR_ENV) spells it:
-    /// `wake`, `pace`, `labels`, `flood`, `watcher`, `nursery`, `fifo`, `cap`.
+    /// `wake`, `labels`, `flood`, `watcher`, `nursery`, `fifo`, `cap`.
     ///
     /// ```
     /// assert_eq!(footlights::Rule::Labels.name(), "labels");
@@ -81,7 +75,6 @@ impl Rule {
     pub fn name(self) -> &'static str {
         match self {
             Rule::Wake => "wake",
-            Rule::Pace => "pace",
             Rule::Labels => "labels",
             Rule::Flood => "flood",
             Rule::Watcher => "watcher",
@@ -114,18 +107,15 @@ impl fmt::Display for Rule {
 /// `plain`) then any number of `+rule` or `-rule`; [`crate::System::governor`] says which is
 /// in effect.
 ///
-/// A rule that acts on another rule's measurements still gets them when it is on: the
-/// labels read the pace's epochs (their tally of steals), so the pace keeps measuring for
-/// the labels with [`Rule::Pace`] off (it only gives nothing back). Under the `share` and `stages`
-/// schedulers and for actors under the thread and inline policies, the rules that do not
-/// apply there are simply inert.
+/// Under the `share` and `stages` schedulers and for actors under the thread and inline
+/// policies, the rules that do not apply there are simply inert.
 ///
 /// ```
 /// use footlights::{Governor, Rule, System};
 ///
 /// // Everything the adaptive governor does, but the watcher.
 /// let governor = Governor::adaptive().without(Rule::Watcher);
-/// assert!(!governor.has(Rule::Watcher) && governor.has(Rule::Pace));
+/// assert!(!governor.has(Rule::Watcher) && governor.has(Rule::Labels));
 /// assert_eq!(governor.to_string(), "adaptive-watcher");
 /// assert_eq!("adaptive - watcher".parse::<Governor>().unwrap(), governor);
 ///
@@ -177,8 +167,8 @@ impl Governor {
     ///
     /// ```
     /// use footlights::{Governor, Rule};
-    /// let g = Governor::plain().with(Rule::Pace).with(Rule::Labels);
-    /// assert_eq!(g.to_string(), "plain+pace+labels");
+    /// let g = Governor::plain().with(Rule::Labels).with(Rule::Flood);
+    /// assert_eq!(g.to_string(), "plain+labels+flood");
     /// ```
     #[must_use]
     pub const fn with(self, rule: Rule) -> Governor {
@@ -220,7 +210,7 @@ impl Governor {
 
 impl fmt::Display for Governor {
     /// The shortest form the grammar has for this set: `adaptive` or `plain`, then the
-    /// rules that differ from it (`adaptive-watcher`, `plain+pace+labels`); with as many
+    /// rules that differ from it (`adaptive-watcher`, `plain+labels+flood`); with as many
     /// either way, `adaptive`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let on = self.rules().count();

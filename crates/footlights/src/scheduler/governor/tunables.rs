@@ -15,11 +15,9 @@
 //! | [`PINNED_EVERY_MASK`] | 1 | picks (a mask) | mechanism | see above: pinned work first every other pick |
 //! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (about 1,000 pauses in all: a few microseconds, what a hand-off from a busy worker takes to arrive) before it parks |
 //! | [`SEARCHERS_OF_ACTIVE`] | 2 | divisor | mechanism | at most the workers that may be awake over this (at least one) search at once, as tokio and Go limit searching workers |
-//! | [`PACE_EVERY`] | 64 | picks | [`Pace`](super::Rule::Pace), [`Labels`](super::Rule::Labels) | a tick of the pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
-//! | [`EPOCH_TICKS`] | 16 | ticks | the pace | an epoch is about a thousand turns: long enough that a rate is not noise, short enough that a wrong split is judged within a millisecond or so |
-//! | [`MIN_MESSAGES`] | 256 | messages | the pace | fewer handled in an epoch decide nothing (long computations: the rate would be noise) |
-//! | [`GIVE_BACK_BELOW`] | 5/4 | ratio | the pace | together, the awake workers must handle at least 1.25 times the solo rate, else a worker gives back: below that the second core costs more than it brings |
-//! | [`COMPANY_PAYS_AT`] | 3/2 | ratio | the pace, [`Wake`](super::Rule::Wake) | at 1.5 times the solo rate or more, company pays and the wake threshold halves; between the two ratios nothing changes (a margin against noise) |
+//! | [`PACE_EVERY`] | 64 | picks | [`Labels`](super::Rule::Labels), held wake-ups, renewal | a tick of a worker's pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
+//! | [`EPOCH_TICKS`] | 16 | ticks | the pace | an epoch is about a thousand turns: long enough that a worker alone for one has shown it can run the work alone (and held wake-ups may go), short enough that steals back are tallied within a millisecond or so |
+//! | [`MIN_MESSAGES`] | 256 | messages | the pace | an epoch alone with fewer handled (long computations) is not counted as alone: it releases no held wake-ups |
 //! | [`RENEW_EPOCHS`] | 256 | epochs | the pace (memory) | one epoch in this many a worker returns its spare mailbox nodes, so nodes from another worker do not go round for ever |
 //! | [`STEALS_BACK_SHARE`] | 8 | divisor | the labels | steals back must be at least one steal in this many: chameneos's slow mode shows three in four, big's neighbourhoods one in two to five, trees none |
 //! | [`TALLY_STEALS`] | 256 | steals | the labels | a tally of this many steals without enough steals back to start the labels is forgotten, so that an early phase of many steals does not hide a later one's steals back |
@@ -73,12 +71,8 @@ pub(crate) const SEARCHERS_OF_ACTIVE: usize = 2;
 pub(crate) const PACE_EVERY: u32 = 64;
 /// Ticks per epoch.
 pub(crate) const EPOCH_TICKS: u32 = 16;
-/// Fewer messages than this in an epoch decide nothing.
+/// An epoch alone with fewer messages than this is not counted as alone.
 pub(crate) const MIN_MESSAGES: u64 = 256;
-/// Together below this ratio (numerator, denominator) of the solo rate: give back.
-pub(crate) const GIVE_BACK_BELOW: (u64, u64) = (5, 4);
-/// Together at this ratio of the solo rate or more: company pays.
-pub(crate) const COMPANY_PAYS_AT: (u64, u64) = (3, 2);
 /// One epoch in this many, a worker drains its spare mailbox nodes.
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) const RENEW_EPOCHS: u32 = 256;

@@ -11,14 +11,13 @@
 //! |---|---|---|
 //! | a woken worker ran out of work within [`SHORT_RUN`] | the worker, as it searches in vain | doubles (up to [`MAX_WAKE_BACKLOG`]) |
 //! | a woken worker kept busy longer than [`WAKE_PAID_RUN`] | the same | halves (down to 1) |
-//! | a worker gave its work back (the pace, a flood) | the worker, as it yields | doubles, and is *held*: no backlog wakes anybody |
-//! | a worker alone measured the solo rate, or a worker parked | the pace; the parking worker | released (held no more) |
-//! | the awake workers together were at least 1.5 times one alone | the pace | halves |
+//! | a worker gave its work back (a flood, a declined group steal) | the worker, as it yields | doubles, and is *held*: no backlog wakes anybody |
+//! | a worker ran a whole epoch alone, or a worker parked | its pace ([`super::pace`]); the parking worker | released (held no more) |
 //! | the watcher saw a worker run long turns | the watcher | back to 1, released |
 //!
 //! With [`Rule::Wake`] off the threshold stays 1 (every backlog of one task wakes a
-//! sleeper, when nobody searches), but a give-back still holds wake-ups: that is the
-//! pace's rule, not this one's.
+//! sleeper, when nobody searches), but a give-back still holds wake-ups: that belongs to
+//! the give-back, not to this rule.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
@@ -67,7 +66,7 @@ impl WakeThreshold {
         }
         let now = self.backlog();
         if now & HELD != 0 {
-            // Wake-ups are held for a solo measurement; the pace decides next.
+            // Wake-ups are held until a worker runs an epoch alone or parks.
             return;
         }
         let next = next_after_run(now, ran);
@@ -79,8 +78,8 @@ impl WakeThreshold {
 
     /// A worker has run long turns for a tick of the watcher: waking pays (a woken worker
     /// that keeps busy that long halves the threshold), so it goes back to 1. Held
-    /// wake-ups are released too: a pace judges nothing while turns are long, so it would
-    /// never release them.
+    /// wake-ups are released too: while turns are long, no epoch has the messages to
+    /// release them.
     pub(crate) fn long_turn_seen(&self) {
         if self.backlog.load(Relaxed) != 1 {
             self.backlog.store(1, Relaxed);
@@ -109,16 +108,6 @@ impl WakeThreshold {
         if self.backlog() & HELD != 0 {
             self.backlog.fetch_and(!HELD, Relaxed);
         }
-    }
-
-    /// The awake workers together handle clearly more than one alone: wake sooner.
-    pub(crate) fn company_pays(&self) {
-        if !self.learns {
-            return;
-        }
-        let _ = self.backlog.fetch_update(Relaxed, Relaxed, |now| {
-            (now & HELD == 0 && now > 1).then_some(now / 2)
-        });
     }
 
     /// Sets the threshold as if learned (for tests: a hub phase raises it).
@@ -187,10 +176,9 @@ mod tests {
         assert!(t.backlog() > 1 << 40, "held: no deque is that long");
         t.hold();
         t.woken_worker_ran(LONG, false);
-        t.company_pays();
         t.release();
         assert_eq!(t.backlog(), 8, "doubled once, and nothing else while held");
-        t.company_pays();
+        t.woken_worker_ran(LONG, false);
         assert_eq!(t.backlog(), 4);
     }
 
@@ -210,7 +198,6 @@ mod tests {
         let t = WakeThreshold::new(Governor::adaptive().without(Rule::Wake));
         t.woken_worker_ran(SHORT, false);
         t.woken_worker_ran(SHORT, false);
-        t.company_pays();
         assert_eq!(t.backlog(), 1);
         t.hold();
         assert!(t.backlog() > 1 << 40);

@@ -68,7 +68,7 @@
 //! and are served many a turn, as on one worker; what it spawns still goes to its
 //! nursery, where others can steal it), and it publishes the FIFO to its deque
 //! when the FIFO is as long as the wake threshold (it then wakes a sleeper), when another
-//! worker is awake again, or when it gives its work back ([`crate::scheduler::governor::pace`]). So a chatty
+//! worker is awake again, or when it gives its work back ([`crate::scheduler::park`], "Giving back"). So a chatty
 //! group whose second worker sleeps runs as it would on one worker.
 //!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
@@ -206,7 +206,7 @@ pub(crate) struct Worker {
     /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's
     /// last pace tick, and the label of the actor whose turn runs.
     grouping: Cell<bool>,
-    /// Set when the pace, or a cross flood ([`crate::scheduler::governor::flood`]), said to give the work back
+    /// Set when a cross flood ([`crate::scheduler::governor::flood`]) said to give the work back
     /// (`next_task` then returns nothing).
     give_back_due: Cell<bool>,
     /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor

@@ -7,7 +7,6 @@
 
 use crate::sync::deque::Steal;
 
-use super::super::governor::pace::Verdict;
 use super::super::governor::tunables::{
     ABSORB_EVERY, INJECTOR_EVERY, NEXT_SLOT_STREAK, NURSERY_EVERY_MASK, NURSERY_PICK, PACE_EVERY,
     PINNED_EVERY_MASK,
@@ -36,14 +35,10 @@ impl Worker {
                 }
                 if picks % PACE_EVERY == 0 {
                     let (sleepers, policy) = (&self.sched.sleepers, &self.sched.policy);
-                    let verdict = self.pace.tick(self.stats(), policy, || sleepers.awake());
+                    self.pace.tick(self.stats(), policy, || sleepers.awake());
                     let grouping = self.pace.labels(policy, || sleepers.awake());
                     if grouping != self.grouping.get() {
                         self.set_grouping(grouping);
-                    }
-                    if verdict == Verdict::GiveBack {
-                        self.give_back_due.set(true);
-                        return None;
                     }
                 }
                 self.refresh_alone();

@@ -344,8 +344,8 @@ impl Worker {
             return;
         };
         if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {
-            // Seen by the next pick: the count of picks is moved on so that it looks at the
-            // pace (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
+            // Seen by the next pick: the count of picks is moved on so that it looks at its
+            // company (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
             // back, and no other pick has to test for it.
             self.give_back_due.set(true);
             self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));

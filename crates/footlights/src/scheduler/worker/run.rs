@@ -45,7 +45,7 @@ impl Worker {
             let searching = Instant::now();
             bump_by(&stats.running_ns, nanos(searching - since));
             if self.give_back_due.replace(false) {
-                // The pace said so (see `super::pace`); this worker may still hold work.
+                // A flood said so (see `governor::flood`); this worker may still hold work.
                 since = if self.give_back() {
                     let woke = Instant::now();
                     bump_by(&stats.parked_ns, nanos(woke - searching));

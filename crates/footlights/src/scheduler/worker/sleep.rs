@@ -17,7 +17,7 @@ impl Worker {
             sched.sleepers.cancel(index);
             return None;
         }
-        // Nobody is left to measure a pace alone while this worker sleeps.
+        // Parking ends a hold: the worker left awake need not show it can run alone.
         sched.policy.wake.release();
         sched.quiescence.worker_idle();
         Some(self.sleep(index))
@@ -87,11 +87,12 @@ impl Worker {
         rescue
     }
 
-    /// Gives this worker's work back and parks, because its pace said that the awake
-    /// workers together are not faster than one alone (see [`crate::scheduler::governor::pace`]); `true` if it
-    /// parked. What it holds goes to the injector first, where the workers still awake
-    /// look at least every 61 picks, and backlog wake-ups are held until one of them has
-    /// measured its pace alone. It does not park if it holds pinned work (looked at again
+    /// Gives this worker's work back and parks, because a flood or a declined group steal
+    /// said that the awake workers together are not faster than one
+    /// ([`crate::scheduler::park`], "Giving back"); `true` if it parked. What it holds goes
+    /// to the injector first, where the workers still awake look at least every 61 picks,
+    /// and backlog wake-ups are held until one of them has run an epoch of its pace alone
+    /// ([`crate::scheduler::governor::pace`]). It does not park if it holds pinned work (looked at again
     /// after it yields, since another thread may push some meanwhile), or if nobody else
     /// is awake (see [`crate::scheduler::park`], "Giving back").
     pub(super) fn give_back(&self) -> bool {
