@@ -869,7 +869,11 @@ struct Member {
 }
 
 enum Talk {
+    /// The community, sent to every member before any member starts.
     Join(Arc<[Addr<Member>]>),
+    /// Start pinging (sent once every member has its `Join` in its mailbox, so that no
+    /// ping reaches a member that does not know its community yet).
+    Start,
     Ping(u32),
     Pong,
 }
@@ -891,10 +895,8 @@ impl Actor for Member {
     type Msg = Talk;
     fn handle(&mut self, _: &mut Context<Self>, msg: Talk) {
         match msg {
-            Talk::Join(group) => {
-                self.group = group;
-                self.ping();
-            }
+            Talk::Join(group) => self.group = group,
+            Talk::Start => self.ping(),
             Talk::Ping(from) => {
                 let _ = self.group[from as usize].send(Talk::Pong);
             }
@@ -918,6 +920,9 @@ fn community(system: &System, n: u32, seed: u64) -> Arc<[Addr<Member>]> {
     for member in group.iter() {
         member.send(Talk::Join(Arc::clone(&group))).expect("alive");
     }
+    for member in group.iter() {
+        member.send(Talk::Start).expect("alive");
+    }
     group
 }
 
@@ -937,11 +942,29 @@ fn auto_placement_keeps_each_community_whole_and_spreads_them_over_the_stages() 
     let system = auto(2, SchedulerKind::Steal);
     let a = community(&system, 48, 1);
     let b = community(&system, 48, 2);
-    eventually(
-        "each community on a stage of its own",
-        || matches!((one_stage(&a), one_stage(&b)), (Some(x), Some(y)) if x != y),
-    );
+    let deadline = Instant::now() + PATIENCE;
+    while !matches!((one_stage(&a), one_stage(&b)), (Some(x), Some(y)) if x != y) {
+        assert!(
+            Instant::now() < deadline,
+            "never happened: each community on a stage of its own; sites now:\n{}\n{}",
+            sites(&a),
+            sites(&b),
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
     assert!(system.metrics().placement_moves >= 96);
+}
+
+/// Where each member of `group` is, counted by site, for a failure's message.
+fn sites(group: &[Addr<Member>]) -> String {
+    let mut count: Vec<(Site, usize)> = Vec::new();
+    for site in group.iter().map(Addr::site) {
+        match count.iter_mut().find(|(s, _)| *s == site) {
+            Some((_, n)) => *n += 1,
+            None => count.push((site, 1)),
+        }
+    }
+    format!("{count:?}")
 }
 
 /// A link of a ring: passes the token on until it has made its hops, then answers.
