@@ -35,7 +35,7 @@ use std::sync::atomic::Ordering;
 use super::Scheduler;
 use super::home::{Home, Site};
 use super::worker::{Worker, current};
-use crate::metrics::bump;
+use crate::metrics::{WorkerStats, bump, bump_by};
 use crate::task::{Run, TurnEnd};
 
 /// Something a worker can run for one turn: an actor's entry, type-erased.
@@ -188,21 +188,21 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
                 let site = self.home.target();
                 worker.requeue(self, site);
             }
-            TurnEnd::Empty => self.go_idle(worker),
+            TurnEnd::Empty => self.go_idle(worker, worker.stats()),
         }
     }
 
     /// Ends a turn whose mailbox looked empty: go idle, or stay scheduled if a push is
     /// halfway through.
     #[inline]
-    fn go_idle(self: Arc<Self>, worker: &Worker) {
+    fn go_idle(self: Arc<Self>, worker: &Worker, stats: &WorkerStats) {
         let entry = Arc::into_raw(self);
         // SAFETY: the reference behind `entry` is still ours, and this worker ran the last
         // turn, so it is the mailbox's only consumer.
         if unsafe { (*entry).cell.mark_idle() } {
             // The reference now belongs to the idle state. Another worker may already be
             // running the actor, or have freed it: `entry` is not touched again.
-            worker.deschedule();
+            bump(&stats.descheduled);
         } else {
             // SAFETY: not idle, so the reference is still ours: back into an Arc.
             let entry = unsafe { Arc::from_raw(entry) };
@@ -246,14 +246,17 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
 impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
     fn run_turn(self: Arc<Self>, worker: &Worker) {
         let report = self.cell.turn(&self, worker);
-        worker.count_handled(report.handled);
+        // Both counts of an idle turn's end on one load of where they are. The handled
+        // count is added even when it is 0: cheaper than a test on every turn.
+        let stats = worker.stats();
+        bump_by(&stats.handled, report.handled);
         if worker.observed() {
             worker.turn_ending(|| self.task(), report.handled);
         }
         // The common end with a test of its own, the others out of line (together, the
         // compiler made them a jump table, which every turn went through).
         if report.end == TurnEnd::Empty {
-            self.go_idle(worker);
+            self.go_idle(worker, stats);
         } else {
             self.end_turn(report.end, worker);
         }

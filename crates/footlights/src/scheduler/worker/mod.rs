@@ -114,7 +114,7 @@ use super::probe::Sampler;
 use super::stage::Stage;
 use super::watch::Sightings;
 use super::{Scheduler, SchedulerKind, Task, WorkerSeed};
-use crate::metrics::{WorkerStats, bump, bump_by};
+use crate::metrics::{WorkerStats, bump};
 use crate::rng::XorShift;
 use crate::task::Schedule;
 
@@ -397,12 +397,6 @@ impl Worker {
     /// Records that a task left the scheduled state (idle or stopped).
     pub(crate) fn deschedule(&self) {
         bump(&self.stats().descheduled);
-    }
-
-    /// Counts `n` messages handled in the turn just run (0 stores the same count: cheaper
-    /// than a test on every turn).
-    pub(crate) fn count_handled(&self, n: u64) {
-        bump_by(&self.stats().handled, n);
     }
 }
 
