@@ -48,15 +48,12 @@ impl Worker {
             }
         }
         if self.keeps_fifo() {
-            if picks % ABSORB_EVERY == 0 {
-                let oldest = self.take_oldest_spawned().or_else(|| {
-                    if self.solo {
-                        None
-                    } else {
-                        self.take_injected()
-                    }
-                });
-                if let Some(task) = oldest {
+            // A lone worker spawns into no nursery (nobody could steal from it) and has
+            // just queued what the injector held (`absorb_external`): only a worker alone
+            // for now has anything to look at here.
+            debug_assert!(!self.solo || self.nursery.is_empty());
+            if picks % ABSORB_EVERY == 0 && !self.solo {
+                if let Some(task) = self.take_oldest_spawned().or_else(|| self.take_injected()) {
                     // A worker alone for now looks at its nursery and the injector last:
                     // this bounds how long a spawn, or work from outside, waits behind a
                     // busy FIFO.
@@ -170,7 +167,11 @@ impl Worker {
     /// back of its FIFO, where FIFO order looks.
     pub(super) fn refresh_order(&self) {
         let fifo = self.fifo_rule && self.stage.keeps_fifo();
-        if fifo && !self.fifo.get() {
+        if fifo == self.fifo.get() {
+            // As almost always: nothing to change.
+            return;
+        }
+        if fifo {
             let mut local = self.local.borrow_mut();
             while let Some(task) = self.queue.pop() {
                 local.push_back(task);
