@@ -42,7 +42,12 @@ pub(crate) struct WorkerStats {
     pub(crate) steals: AtomicU64,
     pub(crate) parks: AtomicU64,
     pub(crate) handled: AtomicU64,
+    /// Messages sent that found their actor already scheduled.
     pub(crate) sent: AtomicU64,
+    /// Messages sent that woke their actor: each is a message sent *and* an actor
+    /// scheduled, counted once here rather than once in `sent` and once in `scheduled`
+    /// (one increment on a hop instead of two). Read as part of both.
+    pub(crate) sent_waking: AtomicU64,
     pub(crate) spawned: AtomicU64,
     pub(crate) stopped: AtomicU64,
     pub(crate) scheduled: AtomicU64,
@@ -86,6 +91,7 @@ impl WorkerStats {
             (&self.parks, &other.parks),
             (&self.handled, &other.handled),
             (&self.sent, &other.sent),
+            (&self.sent_waking, &other.sent_waking),
             (&self.spawned, &other.spawned),
             (&self.stopped, &other.stopped),
             (&self.scheduled, &other.scheduled),
@@ -286,7 +292,7 @@ impl WorkerStats {
             steals: get(&self.steals),
             parks: get(&self.parks),
             messages_handled: get(&self.handled),
-            messages_sent: get(&self.sent),
+            messages_sent: get(&self.sent) + get(&self.sent_waking),
             actors_spawned: get(&self.spawned),
             actors_stopped: get(&self.stopped),
             inline_turns: get(&self.inline_turns),

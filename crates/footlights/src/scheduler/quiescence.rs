@@ -2,8 +2,10 @@
 //!
 //! Counting messages in one shared counter would put a contended atomic on every send.
 //! Instead the runtime counts *scheduling*, on counters that only their owner writes:
-//! each worker counts the actors it scheduled and the turns after which it descheduled an
-//! actor (marked it idle or stopped it); other threads share one `scheduled` counter. A
+//! each worker counts the actors it scheduled (a send that woke its actor on one counter
+//! of its own, `sent_waking`, the other schedulings on `scheduled`) and the turns after
+//! which it descheduled an actor (marked it idle or stopped it); other threads share one
+//! `scheduled` counter. A
 //! message in a mailbox always keeps its actor scheduled (see [`crate::mailbox`]), so the
 //! system is quiescent exactly when every scheduling has been matched by a descheduling.
 //!
@@ -60,7 +62,8 @@ impl Scheduler {
             .iter()
             .map(|s| &*s.stats)
             .chain(dedicated.all_stats())
-            .map(|s| s.scheduled.load(Ordering::Acquire))
+            // A send that woke its actor scheduled it (see `WorkerStats::sent_waking`).
+            .map(|s| s.scheduled.load(Ordering::Acquire) + s.sent_waking.load(Ordering::Acquire))
             .sum::<u64>()
             + self.external.scheduled.load(Ordering::Acquire);
         descheduled == scheduled

@@ -127,26 +127,29 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         // SAFETY: the worker, if any, outlives this call (see `current`).
         match unsafe { current(sched).as_ref() } {
             Some(w) => {
-                bump(&w.stats().sent);
                 if w.sampling() {
                     let cross = self.home.last_stage() != w.pool_index();
                     w.note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
                 }
                 if woke {
+                    // The send and the scheduling, on one counter (see
+                    // `WorkerStats::sent_waking`).
+                    bump(&w.stats().sent_waking);
                     // SAFETY: the caller's push found the actor idle.
                     let task = unsafe { self.take_idle_reference() };
                     if self.home.targets_pool() {
                         // The common case first: one test of the home word.
-                        w.schedule(task, Site::Pool);
+                        w.schedule_counted(task, Site::Pool);
                         return;
                     }
                     let site = self.home.target();
                     if site == Site::Inline && w.can_inline() {
-                        w.run_inline(task);
+                        w.run_inline_counted(task);
                     } else {
-                        w.schedule(task, site);
+                        w.schedule_counted(task, site);
                     }
                 } else {
+                    bump(&w.stats().sent);
                     // A cross push, if the actor is busy elsewhere (see `super::flood`).
                     w.pushed_queued(&self.home);
                 }

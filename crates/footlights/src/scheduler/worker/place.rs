@@ -18,6 +18,13 @@ impl Worker {
     #[inline(always)]
     pub(crate) fn schedule(&self, task: Task, site: Site) {
         bump(&self.stats().scheduled);
+        self.schedule_counted(task, site);
+    }
+
+    /// Schedules `task` as [`Worker::schedule`] does, whose scheduling the caller has
+    /// counted already (a send that woke its actor: `WorkerStats::sent_waking`).
+    #[inline(always)]
+    pub(crate) fn schedule_counted(&self, task: Task, site: Site) {
         self.place(task, site, true);
     }
 

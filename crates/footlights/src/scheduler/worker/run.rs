@@ -212,9 +212,9 @@ impl Worker {
         }
     }
 
-    /// Runs a turn of an inline actor whose mailbox the caller's push found idle.
-    pub(crate) fn run_inline(&self, task: Task) {
-        bump(&self.stats().scheduled);
+    /// Runs a turn of an inline actor whose mailbox the caller's push found idle, and
+    /// whose scheduling the caller has counted (`WorkerStats::sent_waking`).
+    pub(crate) fn run_inline_counted(&self, task: Task) {
         bump(&self.stats().inline_turns);
         bump(&self.stats().turns);
         let depth = self.inline_depth.get();
