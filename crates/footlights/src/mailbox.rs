@@ -62,7 +62,7 @@ pub(crate) mod capacity;
 pub(crate) mod recycle;
 
 use std::mem::MaybeUninit;
-use std::ptr;
+use std::ptr::{self, NonNull};
 
 use crate::sync::{AtomicPtr, ConsumerCell, Ordering, backoff};
 
@@ -414,27 +414,53 @@ pub(crate) struct Cursor<'a, T> {
     at: *mut Node<T>,
 }
 
+/// A message a [`Cursor`] has just moved past, still in its node, with the node the
+/// cursor left ([`Cursor::take_node`]).
+pub(crate) struct Taken<T> {
+    /// The new tail, whose value is this message's.
+    node: NonNull<Node<T>>,
+    spent: Spent<T>,
+}
+
+impl<T> Taken<T> {
+    /// The message, and the node the cursor left (freed when that is dropped).
+    #[inline(always)]
+    pub(crate) fn into_parts(self) -> (T, Spent<T>) {
+        // SAFETY: as in `Mailbox::take`: the node holds a value nobody has moved out yet
+        // (`take_node` made this `Taken` of it as the cursor moved onto it, and `self` is
+        // consumed here), and as the new tail its value counts as gone from now on.
+        let value = unsafe { (*self.node.as_ptr()).value.assume_init_read() };
+        (value, self.spent)
+    }
+}
+
 impl<T> Cursor<'_, T> {
     /// As [`Mailbox::take`], from the cursor.
     #[inline(always)]
     pub(crate) fn take(&mut self) -> Option<(T, Spent<T>)> {
+        self.take_node().map(Taken::into_parts)
+    }
+
+    /// As [`Cursor::take`], with the message still in its node. Whether there is one is
+    /// then the node's null test alone: an `Option<(T, Spent<T>)>` may keep its `None` in
+    /// a spare value of `T`'s own tag, which the caller then tests again, after the
+    /// message is read (an envelope's tag, on every message of a turn).
+    #[inline(always)]
+    pub(crate) fn take_node(&mut self) -> Option<Taken<T>> {
         let tail = self.at;
         // SAFETY: `tail` is the stub or a node this consumer has not freed yet (a node is
         // freed only through the `Spent` made of it once the cursor moved past it).
-        let next = unsafe { next_of(tail).load(Ordering::Acquire) };
-        if next.is_null() {
-            return None;
-        }
-        self.at = next;
-        // SAFETY: as in `Mailbox::take`: `next` holds a value nobody has moved out yet,
-        // and as the new tail its value counts as gone from now on.
-        let value = unsafe { (*next).value.assume_init_read() };
+        let next = NonNull::new(unsafe { next_of(tail).load(Ordering::Acquire) })?;
+        self.at = next.as_ptr();
         let spent = if tail == self.mailbox.stub_ptr() {
             ptr::null_mut()
         } else {
             tail
         };
-        Some((value, Spent(spent)))
+        Some(Taken {
+            node: next,
+            spent: Spent(spent),
+        })
     }
 
     /// As [`Mailbox::pop`], from the cursor.

@@ -138,9 +138,10 @@ impl<B: Behaviour> ActorCell<B> {
         };
         loop {
             // The node the tail moved past is freed after the handler (see `take`).
-            let Some((envelope, _spent)) = mailbox.take() else {
+            let Some(next) = mailbox.take_node() else {
                 return TurnEnd::Empty;
             };
+            let (envelope, _spent) = next.into_parts();
             *taken += 1;
             match envelope {
                 Envelope::Msg(msg) => {
