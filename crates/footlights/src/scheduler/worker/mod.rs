@@ -204,7 +204,7 @@ pub(crate) struct Worker {
     /// others to share with); its pace is below.
     paced: bool,
     /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's
-    /// last pace tick, and the label of the actor whose turn runs.
+    /// last pace tick.
     grouping: Cell<bool>,
     /// Set when a cross flood ([`crate::scheduler::governor::flood`]) said to give the work back
     /// (`next_task` then returns nothing).
@@ -212,12 +212,17 @@ pub(crate) struct Worker {
     /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
     /// has [`Rule::Nursery`].
     nursery_spawns: bool,
-    running_label: Cell<u64>,
+    /// Messages per turn: the scheduler's, kept here so that a turn reads it with one
+    /// load instead of two (where `running_label` was, which moved down: only the
+    /// observed or grouping turns write it, and a grouping hand-off reads it).
+    batch: std::num::NonZeroUsize,
     /// Tasks pinned to this stage that this worker scheduled itself.
     local: RefCell<VecDeque<Task>>,
     /// Which turns an observer records, and its recorder.
     sampler: Sampler,
     // Warm: several workers' picks and sends.
+    /// The label of the actor whose turn runs, while the system labels groups.
+    running_label: Cell<u64>,
     /// This worker's pool index if it counts cross pushes
     /// ([`crate::scheduler::governor::flood`]): one test on the paths that count (it is
     /// `paced` and the governor has [`Rule::Flood`]).
@@ -318,7 +323,9 @@ impl Worker {
         } else {
             0
         };
+        let batch = sched.batch;
         let worker = Worker {
+            batch,
             sched,
             stage,
             pool_index,
@@ -404,7 +411,7 @@ impl Schedule for Worker {
     /// Messages per turn.
     #[inline]
     fn batch(&self) -> std::num::NonZeroUsize {
-        self.sched.batch
+        self.batch
     }
 
     #[inline]
