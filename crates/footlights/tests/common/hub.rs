@@ -18,15 +18,17 @@ impl Actor for Hub {
     }
 }
 
-/// Asks the hub again each time it is answered, `left` times, then reports.
+/// Asks the hub again each time it is answered, `left` times, then reports how many
+/// answers it received.
 pub struct Client {
     hub: Addr<Hub>,
     left: u64,
-    done: Option<ReplyTo<()>>,
+    answered: u64,
+    done: Option<ReplyTo<u64>>,
 }
 
 pub enum ClientMsg {
-    Go(Addr<Client>, ReplyTo<()>),
+    Go(Addr<Client>, ReplyTo<u64>),
     Answer,
 }
 
@@ -39,10 +41,11 @@ impl Actor for Client {
                 let _ = self.hub.send(Ask(me));
             }
             ClientMsg::Answer => {
+                self.answered += 1;
                 self.left -= 1;
                 if self.left == 0 {
                     if let Some(done) = self.done.take() {
-                        let _ = done.send(());
+                        let _ = done.send(self.answered);
                     }
                     ctx.stop();
                 } else {
@@ -53,7 +56,8 @@ impl Actor for Client {
     }
 }
 
-/// A hub and `clients` clients, `asks` requests each, to the end and quiescence.
+/// A hub and `clients` clients, `asks` requests each, to the end and quiescence; every
+/// client must have been answered exactly `asks` times.
 pub fn hub_phase(system: &System, clients: usize, asks: u64) {
     let hub = system.spawn(Hub);
     let finished: Vec<_> = (0..clients)
@@ -61,6 +65,7 @@ pub fn hub_phase(system: &System, clients: usize, asks: u64) {
             let client = system.spawn(Client {
                 hub: hub.clone(),
                 left: asks,
+                answered: 0,
                 done: None,
             });
             let (done, finished) = reply::pair();
@@ -69,9 +74,11 @@ pub fn hub_phase(system: &System, clients: usize, asks: u64) {
         })
         .collect();
     for f in finished {
-        f.wait_timeout(PATIENCE)
+        let answered = f
+            .wait_timeout(PATIENCE)
             .expect("a client finished")
             .unwrap();
+        assert_eq!(answered, asks, "every request is answered once");
     }
     super::quiet(system);
 }
