@@ -2,6 +2,7 @@
 //! phases, searches, steals, wake-ups and hand-offs that crossed threads. They are
 //! checked by what must be true of them, never by how long anything took.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use footlights::{Actor, Addr, Context, Metrics, Placement, ReplyTo, System, reply};
@@ -180,4 +181,93 @@ fn a_chain_of_hand_offs_wakes_nobody_and_stays_on_its_worker() {
         handled.contains(&50_001),
         "one worker handled every hop: {handled:?}"
     );
+}
+
+/// Passes tokens round a ring, recording which token each hop carried.
+struct Relay {
+    next: Option<Addr<Relay>>,
+    log: Arc<Mutex<Vec<u8>>>,
+}
+
+enum RelayMsg {
+    Link(Addr<Relay>),
+    /// Sends each token to its actor, from this handler (so on the worker, in order).
+    Launch(Vec<(Addr<Relay>, RelayMsg)>),
+    Token(u8, u64, Option<ReplyTo<()>>),
+}
+
+impl Actor for Relay {
+    type Msg = RelayMsg;
+    fn handle(&mut self, _: &mut Context<Self>, msg: RelayMsg) {
+        match msg {
+            RelayMsg::Link(next) => self.next = Some(next),
+            RelayMsg::Launch(tokens) => {
+                for (to, token) in tokens {
+                    let _ = to.send(token);
+                }
+            }
+            RelayMsg::Token(id, left, done) => {
+                self.log.lock().unwrap().push(id);
+                if left == 0 {
+                    if let Some(done) = done {
+                        let _ = done.send(());
+                    }
+                    return;
+                }
+                let next = self.next.as_ref().expect("linked");
+                let _ = next.send(RelayMsg::Token(id, left - 1, done));
+            }
+        }
+    }
+}
+
+/// A lone worker runs the turns of a ring of one actor type one after another without
+/// going back to its pick loop (a turn goes on in place with the next actor of its type):
+/// every one of those turns is counted as the loop counts it, and two tokens still take
+/// turns in FIFO order.
+#[test]
+fn turns_in_place_are_counted_and_keep_fifo_order() {
+    let system = System::builder().threads(1).build().unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let nodes: Vec<_> = (0..20)
+        .map(|_| {
+            system.spawn(Relay {
+                next: None,
+                log: Arc::clone(&log),
+            })
+        })
+        .collect();
+    for (i, n) in nodes.iter().enumerate() {
+        n.send(RelayMsg::Link(nodes[(i + 1) % nodes.len()].clone()))
+            .unwrap();
+    }
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let before = all(&system.metrics());
+    let hops = 5_000;
+    let (done, finished) = reply::pair();
+    // Both tokens leave from one handler on the worker: the first wakes its actor into the
+    // next slot, the second queues behind it.
+    nodes[0]
+        .send(RelayMsg::Launch(vec![
+            (nodes[1].clone(), RelayMsg::Token(1, hops, Some(done))),
+            (nodes[11].clone(), RelayMsg::Token(2, hops, None)),
+        ]))
+        .unwrap();
+    finished.wait_timeout(PATIENCE).expect("ring done").unwrap();
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let after = all(&system.metrics());
+    let handled = after.messages_handled - before.messages_handled;
+    assert_eq!(
+        handled,
+        2 * (hops + 1) + 1,
+        "the tokens' hops and the launch"
+    );
+    // One token per actor at a time: every turn handled one message.
+    assert_eq!(after.turns - before.turns, handled);
+    let log = log.lock().unwrap();
+    assert_eq!(log.len() as u64, handled - 1);
+    let expected: Vec<u8> = (0..log.len())
+        .map(|k| if k % 2 == 0 { 1 } else { 2 })
+        .collect();
+    assert!(*log == expected, "the tokens did not alternate: {log:?}");
 }

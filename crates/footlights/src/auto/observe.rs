@@ -564,14 +564,14 @@ mod tests {
     use super::*;
     use crate::auto::decide::MIN_CROSS;
     use crate::scheduler::home::{Home, Site, Target};
-    use crate::scheduler::scheduled::Runnable;
+    use crate::scheduler::scheduled::{InPlace, Runnable};
     use crate::scheduler::worker::Worker;
 
     /// An actor that is never run: only its home is read.
     struct Idle(Home);
 
     impl Runnable for Idle {
-        fn run_turn(self: Arc<Self>, _: &Worker) {
+        fn run_turns(self: Arc<Self>, _: &Worker, _: Option<InPlace>) -> Option<Task> {
             unreachable!("never scheduled");
         }
         fn home(&self) -> &Home {

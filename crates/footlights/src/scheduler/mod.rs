@@ -145,7 +145,7 @@ pub(crate) use home::{Home, Target};
 use park::Sleepers;
 use probe::Observer;
 use quiescence::Quiescence;
-pub(crate) use scheduled::{Runnable, Scheduled, Task};
+pub(crate) use scheduled::{InPlace, Runnable, Scheduled, Task};
 use stage::Stage;
 use start::Starter;
 use watch::Watch;

@@ -22,6 +22,19 @@
 //! waiting (a muted actor: the cell hands a reference to the mailbox it waits on, which
 //! schedules it again; the descheduling is counted, like going idle).
 //!
+//! # Turns in place
+//!
+//! The pick loop ([`Worker::pick`]) hands a task to [`Runnable::run_turns`] with the
+//! task's own pointer ([`InPlace`]). After the turn, the entry picks what runs next itself,
+//! exactly as the loop would (the shutdown test, then the same pick with its cadences), and
+//! if the worker is not noted and the pick is an actor of its own type (its vtable is the
+//! one the call came through), counts that turn and runs it right there, in the same
+//! frame, without returning to the loop and its dynamic call. Any other pick (another
+//! type, or on a noted worker, whose turns the loop wraps for the observer) returns to
+//! the loop uncounted, which counts and runs it as before; so does nothing found, or a
+//! shutdown. The picks and their order are the loop's; only who makes the call differs.
+//! A token ring on one worker goes round in place from hop to hop.
+//!
 //! # A send, from the scheduler's side
 //!
 //! A sender pushes onto the cell's mailbox (the cell decides whether the push is allowed)
@@ -29,6 +42,8 @@
 //! notes it for the sampler, and if the push woke the actor, schedules it where its home
 //! says, or, for an inline actor sent to from a handler, runs its turn right there.
 
+use std::any::Any;
+use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -39,10 +54,21 @@ use crate::metrics::{WorkerStats, bump, bump_by};
 use crate::task::{Run, TurnEnd};
 
 /// Something a worker can run for one turn: an actor's entry, type-erased.
-pub(crate) trait Runnable: Send + Sync + 'static {
+pub(crate) trait Runnable: Any + Send + Sync + 'static {
     /// Runs one turn on `worker`. The task either reschedules itself through the worker,
     /// goes idle or stops; dropping `self` releases the run queue's reference.
-    fn run_turn(self: Arc<Self>, worker: &Worker);
+    fn run_turn(self: Arc<Self>, worker: &Worker) {
+        let picked = self.run_turns(worker, None);
+        debug_assert!(picked.is_none(), "a single turn picks nothing");
+    }
+
+    /// Runs one turn on `worker`, as [`Runnable::run_turn`] does. `in_place`: the turn is
+    /// one of the pick loop's, which counted it; then this also picks what runs next as
+    /// the loop does ([`Worker::pick`]), and an actor's entry goes on in place with each
+    /// pick of its own type (see "Turns in place" in the module documentation). Returns
+    /// the first pick it did not run (its turn not counted yet); `None` when the pick
+    /// found nothing or the system shut down, and always when not `in_place`.
+    fn run_turns(self: Arc<Self>, worker: &Worker, in_place: Option<InPlace>) -> Option<Task>;
 
     /// Where the actor is scheduled next.
     fn home(&self) -> &Home;
@@ -61,6 +87,11 @@ pub(crate) trait Runnable: Send + Sync + 'static {
 
 /// A scheduled actor in a run queue.
 pub(crate) type Task = Arc<dyn Runnable>;
+
+/// A turn of the pick loop ([`Runnable::run_turns`]), called through `.0`: the task's own
+/// pointer, whose vtable tells the picks of its type (see `Scheduled::of_task`).
+#[derive(Clone, Copy)]
+pub(crate) struct InPlace(pub(crate) NonNull<dyn Runnable>);
 
 /// An actor as the scheduler holds it: its home, and its cell `C`.
 pub(crate) struct Scheduled<C> {
@@ -175,6 +206,50 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         sched.schedule(unsafe { self.take_idle_reference() }, site);
     }
 
+    /// One turn on `worker`: the cell's turn, its counts and its report to the observer,
+    /// and then what its end calls for.
+    #[inline(always)]
+    fn turn_once(self: Arc<Self>, worker: &Worker) {
+        let report = self.cell.turn(&self, worker);
+        // Both counts of an idle turn's end on one load of where they are. The handled
+        // count is added even when it is 0: cheaper than a test on every turn.
+        let stats = worker.stats();
+        bump_by(&stats.handled, report.handled);
+        if worker.observed() {
+            worker.turn_ending(|| self.task(), report.handled);
+        }
+        // The common end with a test of its own, the others out of line (together, the
+        // compiler made them a jump table, which every turn went through).
+        if report.end == TurnEnd::Empty {
+            self.go_idle(worker, stats);
+        } else {
+            self.end_turn(report.end, worker);
+        }
+    }
+
+    /// `task` as an entry of this type if its vtable is `vtable`'s, the vtable through
+    /// which this type's [`Runnable::run_turns`] was called; else back as it was.
+    ///
+    /// One comparison of two addresses. It is exact in one direction, which is the one
+    /// that matters: `vtable` is a vtable of `Self`, and a vtable is made for one type,
+    /// since it holds that type's `Any::type_id` (a supertrait of [`Runnable`]), a
+    /// function returning a constant of its own for every type, so that no two types'
+    /// vtables are identical and none can be merged. A type may have several vtables
+    /// (one per unit of code generation that made one): a task of this type made with
+    /// another just returns to the pick loop, whose call runs it.
+    #[inline(always)]
+    fn of_task(task: Task, vtable: NonNull<dyn Runnable>) -> Result<Arc<Self>, Task> {
+        let data = Arc::as_ptr(&task);
+        if !std::ptr::eq(data, vtable.as_ptr().with_addr(data.addr())) {
+            return Err(task);
+        }
+        debug_assert!((&*task as &dyn Any).is::<Self>());
+        // SAFETY: the task's value is a `Self` (above), so the data pointer of the
+        // `Arc<dyn Runnable>` points at a `Self` inside an `Arc` allocation made for one;
+        // the reference it owned passes to the `Arc<Self>`.
+        Ok(unsafe { Arc::from_raw(Arc::into_raw(task).cast::<Self>()) })
+    }
+
     /// Ends a turn that did not end with [`TurnEnd::Empty`]: stops the actor, leaves it
     /// waiting, or puts it back in a run queue.
     #[inline(never)]
@@ -247,21 +322,23 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
 }
 
 impl<C: Run<Scheduled<C>>> Runnable for Scheduled<C> {
-    fn run_turn(self: Arc<Self>, worker: &Worker) {
-        let report = self.cell.turn(&self, worker);
-        // Both counts of an idle turn's end on one load of where they are. The handled
-        // count is added even when it is 0: cheaper than a test on every turn.
-        let stats = worker.stats();
-        bump_by(&stats.handled, report.handled);
-        if worker.observed() {
-            worker.turn_ending(|| self.task(), report.handled);
-        }
-        // The common end with a test of its own, the others out of line (together, the
-        // compiler made them a jump table, which every turn went through).
-        if report.end == TurnEnd::Empty {
-            self.go_idle(worker, stats);
-        } else {
-            self.end_turn(report.end, worker);
+    /// Out of line, so that the single turn ([`Runnable::run_turn`]) and the pick loop's
+    /// share one copy of the turn: with two, the compiler stopped inlining the cell's turn.
+    #[inline(never)]
+    fn run_turns(self: Arc<Self>, worker: &Worker, in_place: Option<InPlace>) -> Option<Task> {
+        let mut entry = self;
+        loop {
+            entry.turn_once(worker);
+            let InPlace(vtable) = in_place?;
+            let task = worker.pick()?;
+            if !worker.runs_in_place() {
+                return Some(task);
+            }
+            entry = match Self::of_task(task, vtable) {
+                Ok(entry) => entry,
+                Err(task) => return Some(task),
+            };
+            worker.count_turn();
         }
     }
 

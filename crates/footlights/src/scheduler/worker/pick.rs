@@ -22,9 +22,40 @@ impl Worker {
         local.or_else(|| self.stage.take())
     }
 
+    /// The next task to run, or `None` when this worker's own queues hold nothing (or a
+    /// flood said to give the work back).
+    ///
+    /// The common picks, in line (a pick at no cadence point: the next slot in FIFO
+    /// order, or the next slot within its streak), so that a turn that goes on in place
+    /// ([`super::super::scheduled::Runnable::run_turns`]) picks as cheaply as the pick
+    /// loop; every other pick is [`Worker::pick_at`]'s, out of line.
+    #[inline(always)]
     pub(super) fn next_task(&self) -> Option<Task> {
         let picks = self.picks.get().wrapping_add(1);
         self.picks.set(picks);
+        if picks % ABSORB_EVERY != 0 {
+            if self.keeps_fifo() {
+                // As `pick_at` does, with no look due at the nursery or the injector.
+                if let Some(task) = self.next.take() {
+                    return Some(task);
+                }
+                return self.take_in_order();
+            }
+            let streak = self.streak.get();
+            if picks % INJECTOR_EVERY != 0 && streak < NEXT_SLOT_STREAK {
+                if let Some(task) = self.next.take() {
+                    self.streak.set(streak + 1);
+                    return Some(task);
+                }
+            }
+        }
+        self.pick_at(picks)
+    }
+
+    /// The pick numbered `picks` (already counted), in full: the cadences, then the
+    /// queues in their turns.
+    #[inline(never)]
+    fn pick_at(&self, picks: u32) -> Option<Task> {
         if picks % ABSORB_EVERY == 0 {
             if self.solo {
                 self.refresh_order();

@@ -7,10 +7,11 @@
 //! ([`super::pick`]).
 
 use std::cell::Cell;
-use std::ptr;
+use std::ptr::{self, NonNull};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::super::InPlace;
 use super::super::Task;
 use super::super::governor::Policy;
 use super::{CURRENT, Worker};
@@ -117,17 +118,54 @@ impl Worker {
     /// search, parking and give-back code around it in [`Worker::run`]: takes a task from
     /// this worker's own queues and runs its turn, until the system shuts down (`true`)
     /// or [`Worker::next_task`] finds nothing (`false`).
+    ///
+    /// A task's turns run through [`Runnable::run_turns`](super::super::scheduled::Runnable::run_turns), which goes on in place with the
+    /// next pick while that is an actor of its own type, doing each pick's duties as this
+    /// loop does ([`Worker::pick`], [`Worker::runs_in_place`]); it returns here with a
+    /// pick it does not run itself, or with nothing.
     #[inline(never)]
     fn run_busy(&self) -> bool {
+        let Some(mut task) = self.pick() else {
+            return self.sched.is_shutdown();
+        };
         loop {
-            if self.sched.is_shutdown() {
-                return true;
-            }
-            let Some(task) = self.next_task() else {
-                return false;
+            bump(&self.stats().turns);
+            let picked = if self.noted.get() {
+                self.run_noted_turn(task);
+                self.pick()
+            } else {
+                let me = InPlace(NonNull::from(&*task));
+                task.run_turns(self, Some(me))
             };
-            self.run_turn(task);
+            let Some(next) = picked else {
+                return self.sched.is_shutdown();
+            };
+            task = next;
         }
+    }
+
+    /// The pick loop's step: `None` at shutdown, or when [`Worker::next_task`] finds
+    /// nothing; else the next task, whose turn is not counted yet.
+    #[inline(always)]
+    pub(crate) fn pick(&self) -> Option<Task> {
+        if self.sched.is_shutdown() {
+            return None;
+        }
+        self.next_task()
+    }
+
+    /// Whether the turn of a task just picked may run in place, inside the turn before it
+    /// ([`Runnable::run_turns`](super::super::scheduled::Runnable::run_turns)): not on a noted worker, whose turns take
+    /// [`Worker::run_noted_turn`].
+    #[inline(always)]
+    pub(crate) fn runs_in_place(&self) -> bool {
+        !self.noted.get()
+    }
+
+    /// Counts a turn that runs in place, as the pick loop counts the others.
+    #[inline(always)]
+    pub(crate) fn count_turn(&self) {
+        bump(&self.stats().turns);
     }
 
     /// Discards the tasks left in this worker's next slot and its own queues at shutdown

@@ -8,7 +8,7 @@ use super::super::governor::tunables::NEXT_SLOT_STREAK;
 use super::super::home::{Home, Target};
 use super::super::{Governor, Rule, Scheduler, SchedulerConfig, SchedulerKind, Site, Task};
 use super::Worker;
-use crate::scheduler::scheduled::Runnable;
+use crate::scheduler::scheduled::{InPlace, Runnable};
 
 /// A task that records its id when it runs a turn.
 struct Probe {
@@ -18,8 +18,9 @@ struct Probe {
 }
 
 impl Runnable for Probe {
-    fn run_turn(self: Arc<Self>, _worker: &Worker) {
+    fn run_turns(self: Arc<Self>, worker: &Worker, in_place: Option<InPlace>) -> Option<Task> {
         self.log.lock().unwrap().push(self.id);
+        in_place.and_then(|_| worker.pick())
     }
     fn home(&self) -> &Home {
         &self.home
