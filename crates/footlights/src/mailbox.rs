@@ -434,6 +434,22 @@ impl<T> Taken<T> {
     }
 }
 
+impl<T> Taken<T> {
+    /// The message where it lies in its node, and the node the cursor left (freed when
+    /// that is dropped): so that the caller reads only what it needs of the message. The
+    /// value counts as gone from now on, as for [`Taken::into_parts`]: the caller moves
+    /// out of it at most once, before the cursor moves on (the node is the new tail,
+    /// freed only once the cursor has moved past it).
+    #[inline(always)]
+    pub(crate) fn in_place(self) -> (NonNull<T>, Spent<T>) {
+        // SAFETY: `node` is a live node of this mailbox (see `take_node`): the place of
+        // its value is in bounds. A `MaybeUninit<T>` has the layout of a `T`.
+        let value = unsafe { &raw mut (*self.node.as_ptr()).value }.cast::<T>();
+        // SAFETY: a field of a non-null node is not null.
+        (unsafe { NonNull::new_unchecked(value) }, self.spent)
+    }
+}
+
 impl<T> Cursor<'_, T> {
     /// As [`Mailbox::take`], from the cursor.
     #[inline(always)]

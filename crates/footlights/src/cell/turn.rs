@@ -36,6 +36,7 @@
 //! behind it in the worker's next slot, where no other worker can take it.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -141,10 +142,18 @@ impl<B: Behaviour> ActorCell<B> {
             let Some(next) = mailbox.take_node() else {
                 return TurnEnd::Empty;
             };
-            let (envelope, _spent) = next.into_parts();
+            let (envelope, _spent) = next.in_place();
             *taken += 1;
-            match envelope {
+            // The envelope's tag is read in its node, and only the payload is moved out,
+            // once: read whole first, the message was copied to the stack and again for
+            // the handler's call.
+            // SAFETY: `in_place` hands over a value nobody has moved out, which counts as
+            // gone from now on: each arm moves its payload out exactly once (a signal is
+            // `Copy`), and nothing reads the node's value again.
+            match unsafe { envelope.as_ref() } {
                 Envelope::Msg(msg) => {
+                    // SAFETY: the one move out of this envelope (above).
+                    let msg = unsafe { ptr::read(msg) };
                     *handled += 1;
                     if BOUNDED {
                         if let Some(capacity) = self.capacity() {
@@ -154,13 +163,15 @@ impl<B: Behaviour> ActorCell<B> {
                     actor.handle(turn, msg);
                 }
                 Envelope::Call(call) => {
+                    // SAFETY: the one move out of this envelope (above).
+                    let call = unsafe { ptr::read(call) };
                     *handled += 1;
                     actor.call(turn, call);
                 }
                 Envelope::Signal(Signal::Poll(slot)) => {
-                    *handled += u64::from(actor.poll(turn, slot));
+                    *handled += u64::from(actor.poll(turn, *slot));
                 }
-                Envelope::Signal(signal) => self.signal(signal, turn),
+                Envelope::Signal(signal) => self.signal(*signal, turn),
             }
             if turn.halt != Halt::Go {
                 return turn.halt.end_after_envelope(mailbox);
