@@ -36,7 +36,7 @@
 //! behind it in the worker's next slot, where no other worker can take it.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::ptr;
+use std::ptr::{self, NonNull};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -150,31 +150,27 @@ impl<B: Behaviour> ActorCell<B> {
             // SAFETY: `in_place` hands over a value nobody has moved out, which counts as
             // gone from now on: each arm moves its payload out exactly once (a signal is
             // `Copy`), and nothing reads the node's value again.
-            match unsafe { envelope.as_ref() } {
-                Envelope::Msg(msg) => {
-                    // SAFETY: the one move out of this envelope (above).
-                    let msg = unsafe { ptr::read(msg) };
-                    *handled += 1;
-                    if BOUNDED {
-                        if let Some(capacity) = self.capacity() {
-                            capacity.release();
-                        }
+            // A message first, on a test of its own: in one match with the other arms, the
+            // compiler decoded the variant from the message's niche in full before testing it.
+            if let Envelope::Msg(msg) = unsafe { envelope.as_ref() } {
+                // SAFETY: the one move out of this envelope (above).
+                let msg = unsafe { ptr::read(msg) };
+                *handled += 1;
+                if BOUNDED {
+                    if let Some(capacity) = self.capacity() {
+                        capacity.release();
                     }
-                    actor.handle(turn, msg);
                 }
-                Envelope::Call(call) => {
-                    // SAFETY: the one move out of this envelope (above).
-                    let call = unsafe { ptr::read(call) };
-                    *handled += 1;
-                    actor.call(turn, call);
-                }
-                Envelope::Signal(Signal::Poll(slot)) => {
-                    *handled += u64::from(actor.poll(turn, *slot));
-                }
-                Envelope::Signal(signal) => self.signal(*signal, turn),
+                actor.handle(turn, msg);
+            } else {
+                // SAFETY: as above; `other_envelope` moves the payload out once.
+                let (counted, halt, exit) =
+                    unsafe { self.other_envelope(actor, turn.me, envelope) };
+                *handled += counted;
+                (turn.halt, turn.exit) = (halt, exit);
             }
             if turn.halt != Halt::Go {
-                return turn.halt.end_after_envelope(mailbox);
+                return turn.halt.end_after_envelope(mailbox.is_empty());
             }
             if *taken >= batch {
                 return TurnEnd::Yield;
@@ -233,6 +229,43 @@ impl<B: Behaviour> ActorCell<B> {
         Ok(actor)
     }
 
+    /// Takes an envelope that is not a message (a continuation or a signal) out of its
+    /// node and acts on it in a turn of its own (the caller's turn goes on: `Halt::Go`,
+    /// `Exit::Normal`); returns the messages it counts as handled, and that turn's halt and
+    /// exit. Out of line, so that the turn's loop tests for a message alone; and without
+    /// a reference to the caller's turn, which would keep it in memory for the message's
+    /// path too.
+    ///
+    /// # Safety
+    /// `envelope` is an envelope nobody has moved out of, and nobody reads after this.
+    #[inline(never)]
+    unsafe fn other_envelope(
+        &self,
+        actor: &mut B,
+        me: &Arc<B::Node>,
+        envelope: NonNull<Letter<B>>,
+    ) -> (u64, Halt, Exit) {
+        let mut turn = Turn {
+            me,
+            halt: Halt::Go,
+            exit: Exit::Normal,
+        };
+        // SAFETY: the caller's promise: the one move out of this envelope.
+        let counted = match unsafe { envelope.read() } {
+            Envelope::Msg(_) => unreachable!("a message is handled in the turn's loop"),
+            Envelope::Call(call) => {
+                actor.call(&mut turn, call);
+                1
+            }
+            Envelope::Signal(Signal::Poll(slot)) => u64::from(actor.poll(&mut turn, slot)),
+            Envelope::Signal(signal) => {
+                self.signal(signal, &mut turn);
+                0
+            }
+        };
+        (counted, turn.halt, turn.exit)
+    }
+
     /// Acts on a signal from the runtime.
     fn signal(&self, signal: Signal, turn: &mut Turn<'_, B::Node>) {
         match signal {
@@ -262,16 +295,19 @@ impl<B: Behaviour> ActorCell<B> {
 
 impl Halt {
     /// How a turn that does not go on after an envelope ends: as [`Halt::end`], but a
-    /// yield with nothing left in the mailbox ends it as empty.
+    /// yield with nothing left in the mailbox (`empty`) ends it as empty.
     ///
     /// This and [`Halt::end`] are out of line: inlined, their arms took registers from the
     /// turn's loop, and a threadring hop cost 257.0 instructions against 253.0 before
     /// [`Halt::Yield`] existed; out of line, 255.7 (callgrind, 2026-11-28, the difference
     /// of `footlights-suite threadring hops=200000` and `hops=100000` at one thread).
+    /// It takes whether the mailbox is empty, not the mailbox's cursor: a reference to the
+    /// cursor, passed to a call, kept it in memory for the whole loop, where the compiler
+    /// stored it again on every envelope (four instructions a ring hop, in some builds).
     #[cold]
     #[inline(never)]
-    fn end_after_envelope<T>(self, mailbox: &Cursor<'_, T>) -> TurnEnd {
-        if self == Halt::Yield && mailbox.is_empty() {
+    fn end_after_envelope(self, empty: bool) -> TurnEnd {
+        if self == Halt::Yield && empty {
             // Nothing to go to the back of the queue with.
             return TurnEnd::Empty;
         }
