@@ -196,19 +196,25 @@ pub(crate) unsafe fn kill_for_shutdown<B: Bound>(entry: *const ()) -> bool {
 }
 
 /// Delivers `letter` to the actor of `node` unless it has stopped or its system has shut
-/// down (then the letter comes back), and schedules the actor if the push woke it.
+/// down (then the letter comes back; a send from one of the system's own workers is not
+/// refused for shutdown, see [`Scheduled::send`]), and schedules the actor if the push
+/// woke it.
 #[inline(always)]
 pub(crate) fn deliver<B: Bound>(node: &Arc<Node<B>>, letter: Letter<B>) -> Result<(), Letter<B>> {
     // `send_with`'s steps, written out so that no `(bool, _)` shares the letter's memory
     // (see `Woke`).
     let sched = &node.cell().env().sched;
-    if sched.is_shutdown() {
-        return Err(letter);
-    }
-    let woke = node.cell().deliver(letter)?;
-    // SAFETY: `woke` is what the push said.
-    unsafe { node.sent(sched, woke.yes()) };
-    Ok(())
+    // SAFETY: `Woke::yes` says what the push found.
+    let sent = unsafe {
+        node.send(
+            sched,
+            letter,
+            |letter| node.cell().deliver(letter),
+            |woke| woke.yes(),
+            |letter| letter,
+        )
+    };
+    sent.map(drop)
 }
 
 /// Delivers `msg` as [`deliver`] does, unless the actor's bounded mailbox is full.
@@ -231,7 +237,7 @@ pub(crate) fn deliver_yielding<B: Bound>(
 }
 
 /// The send path every way of sending shares: refused (`shut`) once the system has shut
-/// down, else pushed by `push`, whose first result says whether the push woke the actor;
+/// down (see [`Scheduled::send`]), else pushed by `push`, whose first result says whether the push woke the actor;
 /// then the scheduler counts the send and schedules the actor if it woke.
 #[inline(always)]
 fn send_with<B: Bound, M, T, E>(
@@ -241,13 +247,17 @@ fn send_with<B: Bound, M, T, E>(
     push: impl FnOnce(&ActorCell<B>, M) -> Result<(bool, T), E>,
 ) -> Result<T, E> {
     let sched = &node.cell().env().sched;
-    if sched.is_shutdown() {
-        return Err(shut(msg));
-    }
-    let (woke, out) = push(node.cell(), msg)?;
-    // SAFETY: `woke` is what the push said.
-    unsafe { node.sent(sched, woke) };
-    Ok(out)
+    // SAFETY: the push's first result says whether it found the actor idle.
+    let sent = unsafe {
+        node.send(
+            sched,
+            msg,
+            |m| push(node.cell(), m),
+            |&(woke, _)| woke,
+            shut,
+        )
+    };
+    sent.map(|(_, out)| out)
 }
 
 /// Wakes the future in `slot` of the actor of `node` ([`crate::cell::polling`]), and

@@ -193,7 +193,10 @@ impl<A: Actor> Addr<A> {
 
     /// Sends `msg` without waiting. Fails, giving `msg` back, if the actor has stopped, or
     /// was asked to stop ([`Addr::stop`], [`Addr::kill`]).
-    #[inline]
+    // Always inline: the send is the hot path of most handlers, and with the other
+    // thread's path out of line its inline part is short; left to the compiler's estimate,
+    // a ring's handler called it, and copied the message once more for the call.
+    #[inline(always)]
     pub fn send(&self, msg: A::Msg) -> Result<(), SendError<A::Msg>> {
         runtime::deliver(&self.node, Envelope::Msg(msg)).map_err(|e| match e {
             Envelope::Msg(m) => SendError(m),

@@ -146,53 +146,105 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         entry
     }
 
-    /// A message was pushed onto the actor's mailbox by a sender of `sched`: counts it,
-    /// notes it for the sampler, and if the push woke the actor, schedules it (or, an
-    /// inline actor sent to from a handler, runs its turn right here).
+    /// Sends to the actor: `push` pushes `msg` onto its mailbox, and `woke` tells from
+    /// what it returned whether the push found the actor idle; then the send is counted,
+    /// noted for the sampler, and the actor scheduled if it woke (or, an inline actor sent
+    /// to from a handler, run right here). Refused with `shut` instead, before the push,
+    /// if `sched` has shut down, unless the sender is one of `sched`'s workers.
+    ///
+    /// A send from a worker is not tested for shutdown: the worker itself tests at its
+    /// next pick and at its end discards what its queues hold, the system drains the
+    /// shared queues once every worker has stopped, and an actor that has stopped refuses
+    /// the push. So a handler's send made as the system shuts down is taken and then
+    /// dropped, as one made an instant before would have been; and a send between actors
+    /// saves the test (five instructions of a ring hop). The worker is looked up first,
+    /// and each kind of sender has its own path (the other thread's out of line), so that
+    /// no flag carries the answer across the push.
+    ///
+    /// # Safety
+    /// `woke` must say what the push said: `true` only if it found the actor idle, which
+    /// hands the caller the idle state's reference.
+    #[inline(always)]
+    pub(crate) unsafe fn send<M, W, E>(
+        self: &Arc<Self>,
+        sched: &Arc<Scheduler>,
+        msg: M,
+        push: impl FnOnce(M) -> Result<W, E>,
+        woke: impl FnOnce(&W) -> bool,
+        shut: impl FnOnce(M) -> E,
+    ) -> Result<W, E> {
+        // SAFETY: the worker, if any, outlives this call (see `current`).
+        if let Some(w) = unsafe { current(sched).as_ref() } {
+            let pushed = push(msg)?;
+            // SAFETY: `woke` says what the push said (the caller's promise).
+            unsafe { self.sent_by(w, woke(&pushed)) };
+            return Ok(pushed);
+        }
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.send_from_outside(sched, msg, push, woke, shut) }
+    }
+
+    /// [`Scheduled::send`] from a thread that is not one of `sched`'s workers.
+    ///
+    /// # Safety
+    /// As for [`Scheduled::send`].
+    #[inline(never)]
+    unsafe fn send_from_outside<M, W, E>(
+        self: &Arc<Self>,
+        sched: &Arc<Scheduler>,
+        msg: M,
+        push: impl FnOnce(M) -> Result<W, E>,
+        woke: impl FnOnce(&W) -> bool,
+        shut: impl FnOnce(M) -> E,
+    ) -> Result<W, E> {
+        if sched.is_shutdown() {
+            return Err(shut(msg));
+        }
+        let pushed = push(msg)?;
+        let woke = woke(&pushed);
+        sched.external.sent.fetch_add(1, Ordering::Relaxed);
+        if woke {
+            let site = self.home.target();
+            // SAFETY: the caller's push found the actor idle.
+            sched.schedule_external(unsafe { self.take_idle_reference() }, site);
+        }
+        Ok(pushed)
+    }
+
+    /// A message was pushed onto the actor's mailbox by the worker `w`: counts it, notes
+    /// it for the sampler, and if the push woke the actor, schedules it (or, an inline
+    /// actor, runs its turn right here).
     ///
     /// # Safety
     /// `woke` must be what the push said: `true` only if it found the actor idle, which
     /// hands the caller the idle state's reference.
     #[inline(always)]
-    pub(crate) unsafe fn sent(self: &Arc<Self>, sched: &Arc<Scheduler>, woke: bool) {
-        // SAFETY: the worker, if any, outlives this call (see `current`).
-        match unsafe { current(sched).as_ref() } {
-            Some(w) => {
-                if w.sampling() {
-                    let cross = self.home.last_stage() != w.pool_index();
-                    w.note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
-                }
-                if woke {
-                    // The send and the scheduling, on one counter (see
-                    // `WorkerStats::sent_waking`).
-                    bump(&w.stats().sent_waking);
-                    // SAFETY: the caller's push found the actor idle.
-                    let task = unsafe { self.take_idle_reference() };
-                    if self.home.targets_pool() {
-                        // The common case first: one test of the home word.
-                        w.schedule_counted(task, Site::Pool);
-                        return;
-                    }
-                    let site = self.home.target();
-                    if site == Site::Inline && w.can_inline() {
-                        w.run_inline_counted(task);
-                    } else {
-                        w.schedule_counted(task, site);
-                    }
-                } else {
-                    bump(&w.stats().sent);
-                    // A cross push, if the actor is busy elsewhere (see `super::flood`).
-                    w.pushed_queued(&self.home);
-                }
+    unsafe fn sent_by(self: &Arc<Self>, w: &Worker, woke: bool) {
+        if w.sampling() {
+            let cross = self.home.last_stage() != w.pool_index();
+            w.note_send(|| self.task(), Arc::as_ptr(self).cast(), cross);
+        }
+        if woke {
+            // The send and the scheduling, on one counter (see
+            // `WorkerStats::sent_waking`).
+            bump(&w.stats().sent_waking);
+            // SAFETY: the caller's push found the actor idle.
+            let task = unsafe { self.take_idle_reference() };
+            if self.home.targets_pool() {
+                // The common case first: one test of the home word.
+                w.schedule_counted(task, Site::Pool);
+                return;
             }
-            None => {
-                sched.external.sent.fetch_add(1, Ordering::Relaxed);
-                if woke {
-                    let site = self.home.target();
-                    // SAFETY: the caller's push found the actor idle.
-                    sched.schedule_external(unsafe { self.take_idle_reference() }, site);
-                }
+            let site = self.home.target();
+            if site == Site::Inline && w.can_inline() {
+                w.run_inline_counted(task);
+            } else {
+                w.schedule_counted(task, site);
             }
+        } else {
+            bump(&w.stats().sent);
+            // A cross push, if the actor is busy elsewhere (see `super::flood`).
+            w.pushed_queued(&self.home);
         }
     }
 
