@@ -152,10 +152,11 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
     /// to from a handler, run right here). Refused with `shut` instead, before the push,
     /// if `sched` has shut down, unless the sender is one of `sched`'s workers.
     ///
-    /// A send from a worker is not tested for shutdown: the worker itself tests at its
-    /// next pick and at its end discards what its queues hold, the system drains the
-    /// shared queues once every worker has stopped, and an actor that has stopped refuses
-    /// the push. So a handler's send made as the system shuts down is taken and then
+    /// A send from a worker is not tested for shutdown: a shutdown stops every actor it
+    /// can before it sets the flag tested here (`System::shutdown`), and an actor that has
+    /// stopped refuses the push; for the others, the worker itself tests at its next pick
+    /// and at its end discards what its queues hold, and the system drains the shared
+    /// queues once every worker has stopped. So a handler's send made as the system shuts down is taken and then
     /// dropped, as one made an instant before would have been; and a send between actors
     /// saves the test (five instructions of a ring hop). The worker is looked up first,
     /// and each kind of sender has its own path (the other thread's out of line), so that
