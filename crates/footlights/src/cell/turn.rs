@@ -250,16 +250,19 @@ impl<B: Behaviour> ActorCell<B> {
             halt: Halt::Go,
             exit: Exit::Normal,
         };
-        // SAFETY: the caller's promise: the one move out of this envelope.
-        let counted = match unsafe { envelope.read() } {
+        // Matched where it lies, each payload moved out once: a copy of the whole envelope
+        // first cost as much as a signal's handling.
+        // SAFETY: the caller's promise: nobody has moved out of it, nobody reads it after.
+        let counted = match unsafe { envelope.as_ref() } {
             Envelope::Msg(_) => unreachable!("a message is handled in the turn's loop"),
             Envelope::Call(call) => {
-                actor.call(&mut turn, call);
+                // SAFETY: the one move out of this envelope.
+                actor.call(&mut turn, unsafe { ptr::read(call) });
                 1
             }
-            Envelope::Signal(Signal::Poll(slot)) => u64::from(actor.poll(&mut turn, slot)),
+            Envelope::Signal(Signal::Poll(slot)) => u64::from(actor.poll(&mut turn, *slot)),
             Envelope::Signal(signal) => {
-                self.signal(signal, &mut turn);
+                self.signal(*signal, &mut turn);
                 0
             }
         };
