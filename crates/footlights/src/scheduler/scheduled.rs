@@ -42,7 +42,7 @@
 //! notes it for the sampler, and if the push woke the actor, schedules it where its home
 //! says, or, for an inline actor sent to from a handler, runs its turn right there.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -296,7 +296,9 @@ impl<C: Run<Scheduled<C>>> Scheduled<C> {
         if !std::ptr::eq(data, vtable.as_ptr().with_addr(data.addr())) {
             return Err(task);
         }
-        debug_assert!((&*task as &dyn Any).is::<Self>());
+        // The task's own type (a method of its vtable: `Runnable: Any`), not the `Arc`'s;
+        // written without the cast to `dyn Any`, which needs Rust 1.86.
+        debug_assert_eq!((*task).type_id(), TypeId::of::<Self>());
         // SAFETY: the task's value is a `Self` (above), so the data pointer of the
         // `Arc<dyn Runnable>` points at a `Self` inside an `Arc` allocation made for one;
         // the reference it owned passes to the `Arc<Self>`.
