@@ -1012,10 +1012,7 @@ fn auto_placement_does_not_take_a_ring_for_a_community() {
                 })
             })
             .collect();
-        for (i, link) in links.iter().enumerate() {
-            let next = links[(i + 1) % links.len()].clone();
-            link.send(Token::Next(next)).expect("alive");
-        }
+        common::link_ring(&links, Token::Next);
         // 64 * 15,625 - 1 hops from the first link end at the last.
         links[0].send(Token::Hops(999_999)).expect("alive");
         finished

@@ -589,10 +589,7 @@ fn rings(system: &System, rings: usize, size: usize, hops: u64) {
             let nodes: Vec<_> = (0..size)
                 .map(|_| system.spawn(Node { next: None }))
                 .collect();
-            for (i, n) in nodes.iter().enumerate() {
-                n.send(NodeMsg::Link(nodes[(i + 1) % size].clone()))
-                    .unwrap();
-            }
+            common::link_ring(&nodes, NodeMsg::Link);
             let (done, finished) = reply::pair();
             nodes[0].send(NodeMsg::Token(hops, done)).unwrap();
             finished

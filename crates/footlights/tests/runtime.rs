@@ -853,10 +853,7 @@ fn handlers_sending_through_a_shutdown_leak_nothing() {
                     })
                 })
                 .collect();
-            for (i, b) in ring.iter().enumerate() {
-                b.send(Bounce::Peer(ring[(i + 1) % ring.len()].clone()))
-                    .unwrap();
-            }
+            common::link_ring(&ring, Bounce::Peer);
             for b in &ring {
                 for _ in 0..2 {
                     b.send(Bounce::Ball(Token::new(&ledger))).unwrap();

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use footlights::{Actor, Addr, Context, Metrics, Placement, ReplyTo, System, reply};
 
-/// Generous: only a guard against a hang.
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
+use common::PATIENCE;
 
 struct Node {
     next: Option<Addr<Node>>,
@@ -43,9 +43,7 @@ fn ring(system: &System, size: usize, hops: u64) -> Vec<Addr<Node>> {
     let nodes: Vec<_> = (0..size)
         .map(|_| system.spawn(Node { next: None }))
         .collect();
-    for (i, n) in nodes.iter().enumerate() {
-        n.send(Msg::Link(nodes[(i + 1) % size].clone())).unwrap();
-    }
+    common::link_ring(&nodes, Msg::Link);
     let (done, finished) = reply::pair();
     nodes[0].send(Msg::Token(hops, done)).unwrap();
     finished.wait_timeout(PATIENCE).expect("ring done").unwrap();
@@ -237,10 +235,7 @@ fn turns_in_place_are_counted_and_keep_fifo_order() {
             })
         })
         .collect();
-    for (i, n) in nodes.iter().enumerate() {
-        n.send(RelayMsg::Link(nodes[(i + 1) % nodes.len()].clone()))
-            .unwrap();
-    }
+    common::link_ring(&nodes, RelayMsg::Link);
     assert!(system.wait_quiescent_timeout(PATIENCE));
     let before = all(&system.metrics());
     let hops = 5_000;

@@ -13,6 +13,18 @@ pub mod hub;
 /// How long a test waits for an outcome before it fails instead of hanging.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
+/// Links `nodes` into a ring: each is sent `link` with the next one's address, the last
+/// with the first's.
+pub fn link_ring<A: Actor>(nodes: &[Addr<A>], link: impl Fn(Addr<A>) -> A::Msg) {
+    for (i, node) in nodes.iter().enumerate() {
+        let next = nodes[(i + 1) % nodes.len()].clone();
+        assert!(
+            node.send(link(next)).is_ok(),
+            "ring node {i} refused its link"
+        );
+    }
+}
+
 /// A system of `threads` workers, everything else from the environment and defaults,
 /// but for the CPUs it counts on: as many as its workers, so that every worker may run
 /// pool work at once whatever machine the tests run on (tests hold workers with
