@@ -143,6 +143,18 @@ pub fn run(plan: Plan) -> Outcome {
         if !system.wait_quiescent_timeout(PATIENCE) {
             LEDGER.violation("never quiescent after the traffic".into());
         }
+        if LEDGER.in_flight() != 0 {
+            // Where a token that never ended waits: in the timer wheel, or in a mailbox
+            // whose actor nobody runs (the system is quiescent by now).
+            let metrics = system.metrics();
+            LEDGER.violation(format!(
+                "after the traffic: tokens still in flight with {} timers pending, {} \
+                 messages sent but neither handled nor dropped, {} live actors",
+                system.pending_timers(),
+                metrics.messages_pending(),
+                metrics.live_actors()
+            ));
+        }
         LEDGER.check_balanced("after the traffic, before the shutdown");
         LEDGER.check_dead_letters(system.metrics().dead_letters);
         let dropped_by = LEDGER.dropped_by.lock().unwrap().clone();
