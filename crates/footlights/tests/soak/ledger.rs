@@ -99,7 +99,10 @@ impl Ledger {
         }
     }
 
-    /// Tokens made and not yet ended.
+    /// Tokens made and not yet ended. The ends are read before the makings, so a token
+    /// passed on between the reads can only make this larger; and since a node makes a
+    /// token's successor before it ends the token (`Node::token`), zero means that no
+    /// token exists and that none will be made but by the driver.
     pub fn in_flight(&self) -> i64 {
         let ended = self.ended();
         self.created.load(Ordering::SeqCst) as i64 - ended as i64

@@ -187,9 +187,10 @@ impl Node {
             ctx.run_future(
                 async move { token },
                 move |me: &mut Node, ctx, token: Token| {
+                    // The successor first (see `Node::token`).
                     let hops = token.hops;
-                    token.handled();
                     me.send_direct(ctx, j, hops);
+                    token.handled();
                 },
             );
         } else {
@@ -229,12 +230,18 @@ impl Node {
             token.lost();
             panic!("soak: injected panic");
         }
+        // The token's successor is made before the token ends, as the runtime counts an
+        // actor scheduled before it counts it idle: so the count of tokens in flight
+        // never reads zero while a successor is still to come. The other way round, the
+        // driver could read zero between the two and, the successor being a timer's (in
+        // the wheel, where it keeps no actor scheduled), find the system quiescent and
+        // check the balance while that token waited out its millisecond.
         let hops = token.hops;
-        token.handled();
-        self.handled += 1;
         if hops > 0 {
             self.pass_on(ctx, hops - 1);
         }
+        token.handled();
+        self.handled += 1;
         if self.roll(self.plan.ask_ppm) {
             self.ask_someone(ctx);
         }

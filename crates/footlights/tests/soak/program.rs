@@ -136,6 +136,8 @@ pub fn run(plan: Plan) -> Outcome {
     }
     if !plan.shutdown_mid_traffic {
         // Every token ends: the timers' fire, the muted resume, the futures complete.
+        // Zero in flight is exact (see `Ledger::in_flight`): a timer's token waiting in
+        // the wheel keeps no actor scheduled, so quiescence alone would not wait for it.
         let since = Instant::now();
         while LEDGER.in_flight() != 0 && since.elapsed() < PATIENCE {
             std::thread::sleep(Duration::from_millis(1));
