@@ -107,7 +107,7 @@ impl<M, S> ExtrasPtr<M, S> {
 
     /// The box, made the first time; sequentially consistent (see the module
     /// documentation).
-    pub(super) fn get_or_make(&self) -> &Extras<M, S> {
+    fn get_or_make(&self) -> &Extras<M, S> {
         match self.get(Ordering::SeqCst) {
             Some(extras) => extras,
             None => self.make(),
@@ -117,7 +117,7 @@ impl<M, S> ExtrasPtr<M, S> {
 
 impl<M, S> Extras<M, S> {
     /// The actor's ties.
-    pub(super) fn ties(&self) -> &Ties<M, S> {
+    fn ties(&self) -> &Ties<M, S> {
         &self.ties
     }
 }
@@ -136,6 +136,19 @@ impl<M, S> Drop for ExtrasPtr<M, S> {
 }
 
 impl<B: Behaviour> ActorCell<B> {
+    /// The actor's ties, if it has any (if its box of occasional state was made).
+    #[inline]
+    pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg, B>> {
+        // SeqCst: the ties module says why (`super::ties`).
+        self.extras.get(Ordering::SeqCst).map(Extras::ties)
+    }
+
+    /// The actor's ties, made the first time (with the box of occasional state they live
+    /// in).
+    pub(crate) fn ties(&self) -> &Ties<B::Msg, B> {
+        self.extras.get_or_make().ties()
+    }
+
     /// The bounded mailbox's capacity, if the actor was spawned with one.
     #[inline]
     pub(crate) fn capacity(&self) -> Option<&Capacity> {

@@ -39,7 +39,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::exit::{ActorId, Down, Exit, ExitReason};
-use super::extras::Extras;
 use super::{ActorCell, Behaviour, Env};
 use crate::sync::Mutex;
 
@@ -138,19 +137,6 @@ impl<M, S> Ties<M, S> {
 }
 
 impl<B: Behaviour> ActorCell<B> {
-    /// The actor's ties, if it has any (if its box of occasional state was made).
-    #[inline]
-    pub(crate) fn ties_if_any(&self) -> Option<&Ties<B::Msg, B>> {
-        // SeqCst: see the module documentation.
-        self.extras.get(Ordering::SeqCst).map(Extras::ties)
-    }
-
-    /// The actor's ties, made the first time (with the box of occasional state they live
-    /// in, [`super::extras`]).
-    pub(crate) fn ties(&self) -> &Ties<B::Msg, B> {
-        self.extras.get_or_make().ties()
-    }
-
     /// Adds a watcher. If the actor has stopped, gives it back with the reason instead:
     /// the caller tells it at once.
     pub(crate) fn watch(&self, tie: Tie) -> Result<(), (Tie, ExitReason)> {
