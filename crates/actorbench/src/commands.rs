@@ -1,14 +1,15 @@
-//! The small commands over a stored database: `list`, `show`, `export` and `report`.
+//! The small commands over a stored database: `list`, `show`, `export`, `report` and
+//! `history`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use crate::describe;
 use crate::export::{self, Format};
-use crate::metric;
 use crate::output::{table, units};
 use crate::store::Store;
-use crate::summary::{self, View};
+use crate::summary::View;
 
 /// Opens the database named by `--db`, or the default one beside the suite file.
 pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
@@ -17,7 +18,7 @@ pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
         None => crate::suite::find_default(),
     };
     let store = Store::open_existing(&crate::session::db_path(db, suite.as_deref()))?;
-    say_abandoned(&store);
+    describe::say_abandoned(&store);
     Ok(store)
 }
 
@@ -25,13 +26,13 @@ pub fn open_db(db: Option<&Path>, suite: Option<&Path>) -> Result<Store> {
 /// (created if needed), one line per session and a summary (see [`crate::store::import`]).
 pub fn import(db: Option<&Path>, suite: Option<&Path>, source: &Path) -> Result<i32> {
     let from = Store::open_existing(source)?;
-    say_abandoned(&from);
+    describe::say_abandoned(&from);
     let suite = match suite {
         Some(s) => Some(s.to_path_buf()),
         None => crate::suite::find_default(),
     };
     let to = Store::create(&crate::session::db_path(db, suite.as_deref()))?;
-    say_abandoned(&to);
+    describe::say_abandoned(&to);
     let done = crate::store::import::import(&from, &to)?;
     for (a, b, runs) in &done.copied {
         println!("copied session {a} as {b} ({runs} runs)");
@@ -52,27 +53,6 @@ pub fn import(db: Option<&Path>, suite: Option<&Path>, source: &Path) -> Result<
         done.already.len()
     );
     Ok(0)
-}
-
-/// Says which sessions opening the store marked `abandoned` (their harness died).
-pub fn say_abandoned(store: &Store) {
-    for a in store.abandoned() {
-        eprintln!(
-            "session {} was left running by a harness that is gone: marked abandoned, its {} finished run{} kept",
-            a.id,
-            a.runs,
-            if a.runs == 1 { "" } else { "s" }
-        );
-    }
-}
-
-/// Where the report goes unless told: `report/` beside an SQLite store, `results/report`
-/// in the current directory for a PostgreSQL store.
-pub fn default_report_dir(store: &Store) -> PathBuf {
-    store
-        .dir()
-        .unwrap_or_else(|| PathBuf::from("results"))
-        .join("report")
 }
 
 /// `actorbench list`: one line per session.
@@ -146,38 +126,6 @@ pub fn list(store: &Store) -> Result<i32> {
     Ok(0)
 }
 
-/// The environment a session recorded, on one line; `None` for a session stored before
-/// schema 4, which has none.
-pub fn environment_line(s: &crate::store::SessionRecord) -> Option<String> {
-    if s.harness_version.is_empty() {
-        return None;
-    }
-    let others = s
-        .others_cpu
-        .map(|o| format!(", other processes {o:.2} CPUs"))
-        .unwrap_or_default();
-    Some(format!(
-        "environment: governor {}, SMT {}, load {} before, {} after{others}; {}",
-        s.cpu_governor,
-        s.smt,
-        s.load_before,
-        s.load_after.as_deref().unwrap_or("?"),
-        s.harness_version
-    ))
-}
-
-/// The machine settings a session recorded (transparent huge pages, CPU boost, cgroup
-/// CPU quota; see [`crate::machine`]), on one line; `None` before schema 5.
-pub fn machine_line(s: &crate::store::SessionRecord) -> Option<String> {
-    if s.thp.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "machine: transparent huge pages {}, CPU boost {}, cgroup CPU quota {}",
-        s.thp, s.cpu_boost, s.cgroup_cpu
-    ))
-}
-
 /// `actorbench show [SESSION]`: the session's header and tables again.
 pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     let s = store.resolve_session(session)?;
@@ -201,10 +149,10 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
         s.git_commit
     );
     println!("command: {}", s.command_line);
-    if let Some(line) = environment_line(&s) {
+    if let Some(line) = describe::environment_line(&s) {
         println!("{line}");
     }
-    if let Some(line) = machine_line(&s) {
+    if let Some(line) = describe::machine_line(&s) {
         println!("{line}");
     }
     if let Some(line) = crate::knobs::note(&s.env_mode, &s.env_knobs) {
@@ -245,10 +193,10 @@ pub fn show(store: &Store, session: Option<&str>, view: &View) -> Result<i32> {
     } else if data.runs.is_empty() {
         println!("no runs were recorded in this session");
     } else {
-        if let Some(line) = repetitions_line(&data.session.settings) {
+        if let Some(line) = describe::repetitions_line(&data.session.settings) {
             println!("{line}");
         }
-        print_tables(&data, view);
+        describe::print_tables(&data, view);
     }
     Ok(0)
 }
@@ -296,49 +244,22 @@ pub fn report(
             s.id
         );
     }
-    let dir = out.unwrap_or_else(|| default_report_dir(store));
-    let histories = crate::history::for_report(store, &data, view)?;
+    let dir = out.unwrap_or_else(|| crate::report::default_report_dir(store));
+    let histories = crate::report::history::for_report(store, &data, view)?;
     let index = crate::report::write(&data, view, &histories, &dir)?;
     println!("{}", index.display());
     Ok(0)
 }
 
-/// Prints a session's tables as `run` and `show` do: a line naming the metric the ratios
-/// are on (and why, when it fell back to wall time), then the table per benchmark.
-pub fn print_tables(data: &crate::store::SessionData, view: &View) {
-    let (m, note) = metric::resolve(view.metric, &data.runs);
-    if let Some(note) = note {
-        println!("note: {note}");
+/// `actorbench history`: prints the table, and writes the SVG time series when asked.
+pub fn history(store: &Store, q: &crate::history::Query, svg: Option<&Path>) -> Result<i32> {
+    let h = crate::history::load(store, q)?;
+    print!("{}", h.render());
+    if let Some(path) = svg {
+        let fig = crate::report::history::figure(std::slice::from_ref(&h), &h.bench)?;
+        std::fs::write(path, fig.svg)
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
     }
-    println!(
-        "ratios, intervals (of the median: order statistics, 95% from 6 runs, the range with its \
-         coverage below; of ratios: seeded bootstrap) and CV on {} (--metric work|wall|cpu or an \
-         event counter); \
-         start-up = wall - work",
-        m.label()
-    );
-    println!();
-    print!("{}", table::render(&summary::summarise_session(data, view)));
-}
-
-/// `repetitions: 3 to 10 runs per cell ...; 40 cells reached the target ...`, from a
-/// session's stored settings; `None` for sessions that predate it.
-pub fn repetitions_line(settings: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(settings).ok()?;
-    let r = &v["repetitions"];
-    let mode = match r["mode"].as_str()? {
-        "fixed" => format!("{} per cell (--reps)", r["reps"]),
-        _ => format!(
-            "{} to {} per cell, until the 95% interval is within ±{}% of the median",
-            r["min_reps"], r["max_reps"], r["target_ci_pct"]
-        ),
-    };
-    let budget = match (v["budget_s"].as_f64(), v["budget_from"].as_str()) {
-        (Some(b), Some(from)) => format!("; budget {} ({from})", units::seconds(b)),
-        _ => String::new(),
-    };
-    let outcome = v["outcome"]["stops"]
-        .as_str()
-        .map_or(String::new(), |s| format!("; {s}"));
-    Some(format!("repetitions: {mode}{budget}{outcome}"))
+    Ok(0)
 }

@@ -615,7 +615,7 @@ pub fn run(store: &Store, a: &str, b: &str, opts: &Options) -> Result<i32> {
             )),
         ),
     };
-    crate::counters::check_metric(metric, &[&da, &db])?;
+    crate::metric::check_available(metric, &[&da, &db])?;
     let ch = changes(&da, &db, metric, opts);
     let count = |v: Verdict| ch.iter().filter(|c| c.verdict == v).count();
     let regressions = count(Verdict::Regression);

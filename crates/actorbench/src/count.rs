@@ -33,6 +33,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::counters::IR;
 use crate::error::UsageError;
 use crate::exec;
 use crate::host;
@@ -41,9 +42,6 @@ use crate::params::Params;
 use crate::store::{RunRecord, SessionData, SessionRecord, Store};
 use crate::suite::{self, Profile};
 use crate::toolchain;
-
-/// The counter name a `count` session stores each run's instruction total under.
-pub const IR: &str = "callgrind-ir";
 
 /// What one unit of a benchmark's work is, and how to get a larger size.
 #[derive(Debug, Clone, Copy)]
@@ -422,7 +420,7 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
         opts.db.as_deref(),
         Some(&suite_path),
     ))?;
-    crate::commands::say_abandoned(&store);
+    crate::describe::say_abandoned(&store);
     exec::install_interrupt_handler();
     let built = toolchain::Builds::new(opts.no_build).build(imp, &suite.dir);
     if !built.ok {

@@ -41,6 +41,7 @@ pub mod compare;
 pub mod contract;
 pub mod count;
 pub mod counters;
+pub mod describe;
 pub mod environment;
 pub mod error;
 pub mod exec;

@@ -471,7 +471,7 @@ fn main() -> ExitCode {
                 include_incomplete,
             };
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
-                .and_then(|s| actorbench::history::run(&s, &q, svg.as_deref()))
+                .and_then(|s| actorbench::commands::history(&s, &q, svg.as_deref()))
         }
         Command::Count(a) => actorbench::count::run(&actorbench::count::CountOptions {
             suite: cli.suite,

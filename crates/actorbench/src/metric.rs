@@ -149,6 +149,35 @@ pub fn resolve(given: Option<Metric>, runs: &[RunRecord]) -> (Metric, Option<Str
     }
 }
 
+/// Refuses a counter `metric` for sessions that have successful runs but no value of it:
+/// a session stored before counters were read, or one whose machine had no PMU (for
+/// the hardware counters). Time metrics always pass.
+pub fn check_available(
+    metric: Metric,
+    sessions: &[&crate::store::SessionData],
+) -> Result<(), crate::error::UsageError> {
+    let Some(c) = metric.counter() else {
+        return Ok(());
+    };
+    for d in sessions {
+        let ok = d.runs.iter().filter(|r| r.ok() && !r.warmup);
+        if ok.clone().next().is_some() && ok.clone().all(|r| !r.counters.contains_key(c.name())) {
+            let why = if d.runs.iter().any(|r| !r.counters.is_empty()) && c.hardware() {
+                "its machine had no hardware performance counters"
+            } else {
+                "it has no event counters (stored before the harness read them, or counting was not permitted)"
+            };
+            return Err(crate::error::UsageError::new(format!(
+                "--metric {}: session {} has no {} counts: {why}",
+                c.name(),
+                d.session.id,
+                c.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

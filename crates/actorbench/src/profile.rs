@@ -13,7 +13,7 @@
 //!    (its port of `stackcollapse-perf`) and draws the SVG (its port of `flamegraph.pl`).
 //!
 //! The SVG goes to `--out`, by default `profiles/BENCH-IMPL-Kc.svg` in the report
-//! directory, where the session report links every profile it finds ([`listed`]).
+//! directory, where the session report links every profile it finds ([`crate::report::profiles`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,9 +26,6 @@ use crate::exec;
 use crate::host;
 use crate::suite::{self, Profile};
 use crate::toolchain;
-
-/// The directory, inside a report directory, that holds the flame graphs.
-pub const DIR: &str = "profiles";
 
 /// What `actorbench profile` takes.
 #[derive(Debug, Clone)]
@@ -106,19 +103,6 @@ pub fn flame_graph(perf_script: &[u8], title: &str) -> Result<String> {
     Ok(String::from_utf8_lossy(&svg).into_owned())
 }
 
-/// The flame graphs in `report_dir/profiles`, by file name, for the report's links.
-pub fn listed(report_dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(report_dir.join(DIR))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".svg"))
-        .collect();
-    names.sort();
-    names
-}
-
 /// Runs `actorbench profile`; returns the exit status (1 when the run failed its check).
 pub fn run(opts: &ProfileOptions) -> Result<i32> {
     let suite_path = suite::locate(opts.suite.as_deref())?;
@@ -158,7 +142,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
             let db = crate::session::db_path(opts.db.as_deref(), Some(&suite_path));
             let report = db.parent().unwrap_or(Path::new(".")).join("report");
             report
-                .join(DIR)
+                .join(crate::report::PROFILES)
                 .join(format!("{}-{}-{cores}c.svg", bench.name, imp.name))
         }
     };

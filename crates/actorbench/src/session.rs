@@ -398,7 +398,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     }
     let db = db_path(opts.db.as_deref(), Some(&suite_path));
     let store = Store::create(&db)?;
-    crate::commands::say_abandoned(&store);
+    crate::describe::say_abandoned(&store);
     exec::install_interrupt_handler();
 
     // 2. Probe toolchains.
@@ -704,7 +704,7 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
     // 5. Present.
     let record = store.session(session)?.expect("just written");
     let data = store.load(&record)?;
-    crate::commands::print_tables(&data, &opts.view);
+    crate::describe::print_tables(&data, &opts.view);
     for i in data
         .implementations
         .iter()
@@ -726,8 +726,8 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         let dir = opts
             .report_dir
             .clone()
-            .unwrap_or_else(|| crate::commands::default_report_dir(&store));
-        let written = crate::history::for_report(&store, &data, &opts.view)
+            .unwrap_or_else(|| crate::report::default_report_dir(&store));
+        let written = crate::report::history::for_report(&store, &data, &opts.view)
             .and_then(|histories| crate::report::write(&data, &opts.view, &histories, &dir));
         match written {
             Ok(index) => eprintln!("report: {}", index.display()),

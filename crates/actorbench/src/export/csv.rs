@@ -55,7 +55,7 @@ fn counter_columns() -> impl Iterator<Item = &'static str> {
     crate::counters::ALL
         .iter()
         .map(|c| c.name())
-        .chain([crate::count::IR])
+        .chain([crate::counters::IR])
 }
 
 impl Exporter for Csv {

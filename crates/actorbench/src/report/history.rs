@@ -8,7 +8,9 @@ use anyhow::Result;
 
 use super::chart::{self, LineChart, Point, Series, Unit};
 use super::{Figure, stem};
-use crate::history::History;
+use crate::history::{History, Hosts, Query, load, session_host};
+use crate::store::{SessionData, Store};
+use crate::summary::View;
 
 /// The history figure of one benchmark from its implementations' histories.
 pub fn figure(histories: &[History], bench: &str) -> Result<Figure> {
@@ -72,4 +74,45 @@ pub fn figure(histories: &[History], bench: &str) -> Result<Figure> {
             .into(),
         svg: chart::line_chart(&c)?,
     })
+}
+
+/// The histories the report of `data` shows: per benchmark, each implementation's headline
+/// cell (last parameter set, highest core count of the session) in every session up to
+/// this one; only cells that two or more sessions ran.
+pub fn for_report(
+    store: &Store,
+    data: &SessionData,
+    view: &View,
+) -> Result<Vec<(String, Vec<History>)>> {
+    let mut out: Vec<(String, Vec<History>)> = Vec::new();
+    for v in super::views(data, view) {
+        let g = v.groups.last().expect("a view has a group");
+        let k = v.cores.last().copied().unwrap_or(1);
+        let mut hs = Vec::new();
+        for imp in &v.implementations {
+            let q = Query {
+                bench: v.bench.clone(),
+                implementation: imp.clone(),
+                params: Some(g.params.clone()),
+                cores: Some(k),
+                metric: Some(v.metric),
+                up_to: Some(data.session.id),
+                // The session's own host (every host for one that names none).
+                hosts: match session_host(&data.session) {
+                    h if h.is_empty() => Hosts::All,
+                    h => Hosts::Named(h),
+                },
+                profile: None,
+                include_incomplete: false,
+            };
+            let h = load(store, &q)?;
+            if h.points.len() >= 2 {
+                hs.push(h);
+            }
+        }
+        if !hs.is_empty() {
+            out.push((v.bench.clone(), hs));
+        }
+    }
+    Ok(out)
 }

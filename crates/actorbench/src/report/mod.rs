@@ -37,7 +37,7 @@ use anyhow::{Context, Result};
 
 use crate::metric::Metric;
 use crate::params::Params;
-use crate::store::{RunRecord, SessionData};
+use crate::store::{RunRecord, SessionData, Store};
 use crate::summary::{self, Group, View};
 
 /// One drawn figure.
@@ -169,8 +169,34 @@ pub fn figures(data: &SessionData, view: &View) -> Result<Vec<(String, Vec<Figur
     Ok(out)
 }
 
+/// The directory, inside a report directory, that holds the flame graphs `actorbench
+/// profile` writes.
+pub const PROFILES: &str = "profiles";
+
+/// Where the report goes unless told: `report/` beside an SQLite store, `results/report`
+/// in the current directory for a PostgreSQL store.
+pub fn default_report_dir(store: &Store) -> PathBuf {
+    store
+        .dir()
+        .unwrap_or_else(|| PathBuf::from("results"))
+        .join("report")
+}
+
+/// The flame graphs in `report_dir/profiles`, by file name, for the report's links.
+pub fn profiles(report_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(report_dir.join(PROFILES))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".svg"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Writes `dir/index.html` and `dir/<figure>.svg` for a session, with the histories of
-/// its cells across sessions (see [`crate::history::for_report`]); returns the index path.
+/// its cells across sessions (see [`history::for_report`]); returns the index path.
 pub fn write(
     data: &SessionData,
     view: &View,
@@ -200,7 +226,7 @@ pub fn write(
         startup.as_ref(),
         histories,
         &history_figures,
-        &crate::profile::listed(dir),
+        &profiles(dir),
     )?;
     let index = dir.join("index.html");
     std::fs::write(&index, html).with_context(|| format!("writing {}", index.display()))?;

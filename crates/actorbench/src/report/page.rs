@@ -101,8 +101,8 @@ pub fn render(
             "profile": s.profile, "git_commit": s.git_commit, "host_cpu": s.host_cpu,
             "host_cores": s.host_cores, "status": s.status, "suite_path": s.suite_path,
             "settings": s.settings, "command_line": s.command_line,
-            "environment": crate::commands::environment_line(s),
-            "machine": crate::commands::machine_line(s),
+            "environment": crate::describe::environment_line(s),
+            "machine": crate::describe::machine_line(s),
             "knobs": crate::knobs::note(&s.env_mode, &s.env_knobs),
             "host": format!(
                 "{}, {} cores, {} memory, {}",
@@ -174,7 +174,7 @@ pub fn render(
                 })
             })
             .collect::<Vec<_>>(),
-        // Linked as `profiles/NAME` by the template ([`crate::profile::DIR`]).
+        // Linked as `profiles/NAME` by the template ([`super::PROFILES`]).
         "profiles": profiles.iter().map(|p| json!({ "name": p })).collect::<Vec<_>>(),
         "first_commands": first_commands,
         "all_commands": all_commands,
