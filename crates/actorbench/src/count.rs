@@ -37,11 +37,11 @@ use crate::counters::IR;
 use crate::error::UsageError;
 use crate::exec;
 use crate::host;
+use crate::one_run::OneRunOptions;
 use crate::output::{table, units};
 use crate::params::Params;
 use crate::store::{RunRecord, SessionData, SessionRecord, Store};
-use crate::suite::{self, Profile};
-use crate::toolchain;
+use crate::suite;
 
 /// What one unit of a benchmark's work is, and how to get a larger size.
 #[derive(Debug, Clone, Copy)]
@@ -271,29 +271,6 @@ pub fn unit_of(bench: &str) -> Option<&'static Unit> {
     UNITS.iter().find(|u| u.bench == bench)
 }
 
-/// What `actorbench count` takes.
-#[derive(Debug, Clone)]
-pub struct CountOptions {
-    /// `--suite`.
-    pub suite: Option<PathBuf>,
-    /// `--db`.
-    pub db: Option<PathBuf>,
-    /// The benchmark.
-    pub bench: String,
-    /// `--impl`.
-    pub implementation: String,
-    /// `--profile`: the smaller size's parameters.
-    pub profile: Profile,
-    /// `--param key=value` overrides.
-    pub params: Vec<String>,
-    /// `--cores` (threads and CPUs), default 1.
-    pub cores: usize,
-    /// `--timeout` per run in seconds.
-    pub timeout: f64,
-    /// `--no-build`.
-    pub no_build: bool,
-}
-
 /// Whether `program` (as the run template names it) is an ELF executable: its path
 /// relative to `dir` when it has a slash, else found on `PATH`.
 pub fn native_program(program: &str, dir: &Path) -> Result<PathBuf, String> {
@@ -352,39 +329,17 @@ pub fn callgrind_total(dir: &Path) -> Result<u64> {
 }
 
 /// Runs `actorbench count`; returns the exit status (1 when a run failed).
-pub fn run(opts: &CountOptions) -> Result<i32> {
-    let suite_path = suite::locate(opts.suite.as_deref())?;
-    let suite = suite::load(&suite_path)?;
-    let imp = suite.implementation(&opts.implementation).ok_or_else(|| {
-        UsageError::new(format!(
-            "--impl {}: no such implementation (known: {})",
-            opts.implementation,
-            suite.implementation_names()
-        ))
-    })?;
-    let bench = suite.benchmark(&opts.bench).ok_or_else(|| {
-        UsageError::new(format!(
-            "unknown benchmark '{}' (known: {})",
-            opts.bench,
-            suite.benchmark_names()
-        ))
-    })?;
+pub fn run(opts: &OneRunOptions) -> Result<i32> {
+    let one = opts.resolve("count")?;
+    let (suite, suite_path, bench, imp) = (&one.suite, &one.suite_path, &one.bench, &one.imp);
     let unit = unit_of(&bench.name).ok_or_else(|| {
         UsageError::new(format!(
             "count: no unit of work is defined for {}",
             bench.name
         ))
     })?;
-    let cores = crate::session::resolve_cores(&[opts.cores], "--cores")?[0];
-    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
-        crate::usage!(
-            "--timeout {}: give a positive number of seconds",
-            opts.timeout
-        );
-    }
-    let points =
-        crate::session::resolve_points(&suite, &[bench], opts.profile, false, &opts.params)?;
-    let small = points[0].1[0].clone();
+    let cores = one.cores;
+    let small = one.params.clone();
     let Some(v) = small.get(unit.vary) else {
         crate::usage!(
             "count {}: the {} profile has no {}; give --param {}=N",
@@ -409,27 +364,16 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
     };
     let (argv0, _) = imp.command(&bench.name, &small, cores);
     let program = argv0.first().cloned().unwrap_or_default();
-    if let toolchain::Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
-        crate::usage!("count: {}", imp.missing_line(&why));
-    }
     let valgrind = toolchain_version("valgrind --version").ok_or_else(|| {
         UsageError::new("count needs valgrind (Debian: apt-get install valgrind); it was not found")
     })?;
 
     let store = Store::create(&crate::session::db_path(
         opts.db.as_deref(),
-        Some(&suite_path),
+        Some(suite_path),
     ))?;
     crate::describe::say_abandoned(&store);
-    exec::install_interrupt_handler();
-    let built = toolchain::Builds::new(opts.no_build).build(imp, &suite.dir);
-    if !built.ok {
-        return Err(crate::error::Failure(format!(
-            "count: the build of {} failed; its output ends with:\n{}",
-            imp.name, built.tail
-        ))
-        .into());
-    }
+    one.build("count")?;
     // Checked after the build, which may be what makes the program.
     native_program(&program, &suite.dir)
         .map_err(|e| UsageError::new(format!("count: {} runs {program}: {e}", imp.name)))?;
@@ -467,7 +411,7 @@ pub fn run(opts: &CountOptions) -> Result<i32> {
         harness_version: crate::environment::harness_version(),
         ..Default::default()
     })?;
-    let (_, mut records) = crate::session::probe(&suite, &[imp]);
+    let (_, mut records) = crate::session::probe(suite, &[imp]);
     let (argv, _) = imp.command(&bench.name, &small, cores);
     for r in &mut records {
         r.binary_sha256 = crate::binary_hash::of_command(&argv, &suite.dir);
@@ -521,7 +465,7 @@ fn count_one(
     bench: &str,
     params: &Params,
     cores: usize,
-    opts: &CountOptions,
+    opts: &OneRunOptions,
     dir: &Path,
 ) -> Result<Option<RunRecord>> {
     let out = tempfile_dir()?;

@@ -56,6 +56,7 @@ pub mod measure;
 pub mod memory;
 pub mod metric;
 pub mod modes;
+pub mod one_run;
 pub mod output;
 pub mod owner;
 pub mod params;

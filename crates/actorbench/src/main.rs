@@ -9,6 +9,7 @@ use actorbench::compare::{self, CompareFormat};
 use actorbench::error::exit_status;
 use actorbench::export::Format;
 use actorbench::metric::Metric;
+use actorbench::one_run::OneRunOptions;
 use actorbench::plan::Order;
 use actorbench::session::{self, RunOptions};
 use actorbench::suite::Profile;
@@ -230,6 +231,24 @@ struct InstrumentArgs {
     /// Do not run the build command; use the program as it is.
     #[arg(long)]
     no_build: bool,
+}
+
+impl InstrumentArgs {
+    /// The library's options for the one run these flags choose, in the suite and store
+    /// the global flags name.
+    fn one_run(self, suite: Option<PathBuf>, db: Option<PathBuf>) -> OneRunOptions {
+        OneRunOptions {
+            suite,
+            db,
+            bench: self.bench,
+            implementation: self.implementation,
+            profile: self.profile,
+            params: self.params,
+            cores: self.cores,
+            timeout: self.timeout,
+            no_build: self.no_build,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -473,29 +492,11 @@ fn main() -> ExitCode {
             commands::open_db(cli.db.as_deref(), cli.suite.as_deref())
                 .and_then(|s| actorbench::commands::history(&s, &q, svg.as_deref()))
         }
-        Command::Count(a) => actorbench::count::run(&actorbench::count::CountOptions {
-            suite: cli.suite,
-            db: cli.db,
-            bench: a.bench,
-            implementation: a.implementation,
-            profile: a.profile,
-            params: a.params,
-            cores: a.cores,
-            timeout: a.timeout,
-            no_build: a.no_build,
-        }),
+        Command::Count(a) => actorbench::count::run(&a.one_run(cli.suite, cli.db)),
         Command::Profile { args: a, out } => {
             actorbench::profile::run(&actorbench::profile::ProfileOptions {
-                suite: cli.suite,
-                db: cli.db,
-                bench: a.bench,
-                implementation: a.implementation,
-                profile: a.profile,
-                params: a.params,
-                cores: a.cores,
-                timeout: a.timeout,
+                run: a.one_run(cli.suite, cli.db),
                 out,
-                no_build: a.no_build,
             })
         }
         Command::Peers { action: None } => peers::list(cli.suite.as_deref()),

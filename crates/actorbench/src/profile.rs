@@ -24,32 +24,15 @@ use inferno::collapse::Collapse;
 use crate::error::UsageError;
 use crate::exec;
 use crate::host;
-use crate::suite::{self, Profile};
-use crate::toolchain;
+use crate::one_run::OneRunOptions;
 
 /// What `actorbench profile` takes.
 #[derive(Debug, Clone)]
 pub struct ProfileOptions {
-    /// `--suite`.
-    pub suite: Option<PathBuf>,
-    /// `--db` (only to find the default report directory).
-    pub db: Option<PathBuf>,
-    /// The benchmark.
-    pub bench: String,
-    /// `--impl`.
-    pub implementation: String,
-    /// `--profile`: which parameters.
-    pub profile: Profile,
-    /// `--param key=value` overrides.
-    pub params: Vec<String>,
-    /// `--cores` (CPUs and threads), default 1.
-    pub cores: usize,
-    /// `--timeout` in seconds.
-    pub timeout: f64,
+    /// The run to record (its `--db` serves only to find the default report directory).
+    pub run: OneRunOptions,
     /// `--out`: the SVG file.
     pub out: Option<PathBuf>,
-    /// `--no-build`.
-    pub no_build: bool,
 }
 
 /// Why perf cannot record here, or `Ok` when it can.
@@ -105,56 +88,21 @@ pub fn flame_graph(perf_script: &[u8], title: &str) -> Result<String> {
 
 /// Runs `actorbench profile`; returns the exit status (1 when the run failed its check).
 pub fn run(opts: &ProfileOptions) -> Result<i32> {
-    let suite_path = suite::locate(opts.suite.as_deref())?;
-    let suite = suite::load(&suite_path)?;
-    let imp = suite.implementation(&opts.implementation).ok_or_else(|| {
-        UsageError::new(format!(
-            "--impl {}: no such implementation (known: {})",
-            opts.implementation,
-            suite.implementation_names()
-        ))
-    })?;
-    let bench = suite.benchmark(&opts.bench).ok_or_else(|| {
-        UsageError::new(format!(
-            "unknown benchmark '{}' (known: {})",
-            opts.bench,
-            suite.benchmark_names()
-        ))
-    })?;
-    let cores = crate::session::resolve_cores(&[opts.cores], "--cores")?[0];
-    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
-        crate::usage!(
-            "--timeout {}: give a positive number of seconds",
-            opts.timeout
-        );
-    }
-    let params =
-        crate::session::resolve_points(&suite, &[bench], opts.profile, false, &opts.params)?[0].1
-            [0]
-        .clone();
-    if let toolchain::Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
-        crate::usage!("profile: {}", imp.missing_line(&why));
-    }
+    let one = opts.run.resolve("profile")?;
+    let (suite, bench, imp, params, cores) =
+        (&one.suite, &one.bench, &one.imp, &one.params, one.cores);
     perf_usable().map_err(|why| UsageError::new(format!("profile needs perf: {why}")))?;
     let out = match &opts.out {
         Some(p) => p.clone(),
         None => {
-            let db = crate::session::db_path(opts.db.as_deref(), Some(&suite_path));
+            let db = crate::session::db_path(opts.run.db.as_deref(), Some(&one.suite_path));
             let report = db.parent().unwrap_or(Path::new(".")).join("report");
             report
                 .join(crate::report::PROFILES)
                 .join(format!("{}-{}-{cores}c.svg", bench.name, imp.name))
         }
     };
-    exec::install_interrupt_handler();
-    let built = toolchain::Builds::new(opts.no_build).build(imp, &suite.dir);
-    if !built.ok {
-        return Err(crate::error::Failure(format!(
-            "profile: the build of {} failed; its output ends with:\n{}",
-            imp.name, built.tail
-        ))
-        .into());
-    }
+    one.build("profile")?;
 
     let work = std::env::temp_dir().join(format!(
         "actorbench-profile-{}-{}",
@@ -163,7 +111,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
     ));
     std::fs::create_dir_all(&work)?;
     let data = work.join("perf.data");
-    let (argv, env) = imp.command(&bench.name, &params, cores);
+    let (argv, env) = imp.command(&bench.name, params, cores);
     let mut full: Vec<String> = vec![
         "perf".into(),
         "record".into(),
@@ -200,7 +148,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
         env_remove: crate::knobs::to_remove(crate::knobs::Mode::Clean),
         cwd: suite.dir.clone(),
         cpus: Some(exec::allowed_cpus().into_iter().take(cores).collect()),
-        timeout: Duration::from_secs_f64(opts.timeout),
+        timeout: Duration::from_secs_f64(opts.run.timeout),
         memory_limit: None,
         counters: false,
     })?;
@@ -210,7 +158,7 @@ pub fn run(opts: &ProfileOptions) -> Result<i32> {
     }
     let judged = crate::check::judge(
         &bench.name,
-        &params,
+        params,
         &o.stdout.text(),
         o.stdout.truncated(),
         o.measurement.wall_s,
