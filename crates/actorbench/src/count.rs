@@ -330,7 +330,7 @@ pub fn callgrind_total(dir: &Path) -> Result<u64> {
 
 /// Runs `actorbench count`; returns the exit status (1 when a run failed).
 pub fn run(opts: &OneRunOptions) -> Result<i32> {
-    let one = opts.resolve("count")?;
+    let one = opts.resolve()?;
     let (suite, suite_path, bench, imp) = (&one.suite, &one.suite_path, &one.bench, &one.imp);
     let unit = unit_of(&bench.name).ok_or_else(|| {
         UsageError::new(format!(
@@ -364,6 +364,7 @@ pub fn run(opts: &OneRunOptions) -> Result<i32> {
     };
     let (argv0, _) = imp.command(&bench.name, &small, cores);
     let program = argv0.first().cloned().unwrap_or_default();
+    one.check_toolchain("count")?;
     let valgrind = toolchain_version("valgrind --version").ok_or_else(|| {
         UsageError::new("count needs valgrind (Debian: apt-get install valgrind); it was not found")
     })?;

@@ -42,6 +42,9 @@
 //! **Multiplexing.** Hardware counters are few; when more events are open than the PMU
 //! has counters the kernel time-shares them, and each count is scaled by the time it was
 //! enabled over the time it ran (as `perf stat` does). Software events never multiplex.
+//!
+//! One counter name is not read here: [`IR`], callgrind's instruction total, which
+//! `actorbench count` stores ([`crate::count`]).
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};

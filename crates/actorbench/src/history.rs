@@ -1,4 +1,6 @@
 //! `actorbench history`: one cell's figure across every stored session, and where it moved.
+//! (The command itself, its table and `--svg`, is [`crate::commands::history`]; the
+//! report's rows are [`crate::report::history::for_report`].)
 //!
 //! A cell is a benchmark, a parameter set, an implementation and a core count. For each
 //! session that ran it (oldest first) the history has one point: the median of the

@@ -25,12 +25,13 @@
 //!   vectors and [`peers`] probes and installs toolchains ([`toolchain`]);
 //! - [`stats`] and [`summary`] reduce runs on the time [`metric`] picks, [`output`] prints
 //!   them, [`export`] writes them, [`report`] draws them, [`compare`] sets two sessions
-//!   side by side as a regression gate, and [`commands`]
-//!   holds the small commands over a stored database; [`history`] follows one cell across
+//!   side by side as a regression gate, [`describe`] tells a stored session in words,
+//!   and [`commands`] holds the small commands over a stored database; [`history`] follows one cell across
 //!   sessions and finds where it moved ([`changepoint`]); [`modes`] names a cell whose
 //!   runs split into two groups;
 //! - [`count`] counts instructions per unit of work under callgrind, and [`profile`]
-//!   records a run with `perf` and draws its flame graph.
+//!   records a run with `perf` and draws its flame graph; both choose their one run
+//!   through [`one_run`].
 
 pub mod binary_hash;
 pub mod capture;

@@ -15,7 +15,8 @@
 //! page-faults` compares cells on their page faults, and so on for every counter. A
 //! counter is a count, not a time ([`Metric::is_time`]; task-clock excepted), and a run
 //! without it (a session stored before counters, or a machine without a PMU for the
-//! hardware ones) has no value.
+//! hardware ones) has no value; [`check_available`] refuses a counter metric for a
+//! session that has none.
 
 use crate::counters::Counter;
 use crate::output::units;

@@ -1,13 +1,16 @@
 //! One program run chosen on the command line, for the commands that instrument a single
 //! run rather than measure a session (`count` and `profile`).
 //!
-//! Both take the same choice ([`OneRunOptions`]: the suite, one benchmark, one
-//! implementation, a profile's size with `--param` overrides, a core count, a timeout) and
-//! check it the same way: the suite loads, the benchmark and the implementation exist,
-//! the core count can be pinned, the timeout is a positive number of seconds, the size
-//! is valid, and the implementation's toolchain is installed. [`OneRunOptions::resolve`]
-//! does all of that and gives back the owned [`OneRun`]; [`OneRun::build`] then builds
-//! the implementation unless `--no-build` said not to.
+//! Both take the same choice ([`OneRunOptions`]: the suite, one implementation, one
+//! benchmark, a profile's size with `--param` overrides, a core count, a timeout) and
+//! check it the same way: the suite loads, the implementation and the benchmark exist,
+//! the core count can be pinned, the timeout is a positive number of seconds and the
+//! size is valid ([`OneRunOptions::resolve`], which gives back the owned [`OneRun`]).
+//! Then each command checks what is its own (`count`: a unit of work and a larger
+//! size), and [`OneRun::check_toolchain`] that the implementation's toolchain is
+//! installed, so that a mistake on the command line is reported before a missing tool.
+//! [`OneRun::build`] installs the interrupt handler and builds the implementation
+//! unless `--no-build` said not to.
 
 use std::path::PathBuf;
 
@@ -42,7 +45,9 @@ pub struct OneRunOptions {
     pub no_build: bool,
 }
 
-/// A checked choice of one run: everything [`OneRunOptions`] named, resolved.
+/// A checked choice of one run: the suite, benchmark, implementation, size and core
+/// count that [`OneRunOptions`] named, resolved (the timeout, the profile's name and
+/// `--db` stay in the options).
 #[derive(Debug, Clone)]
 pub struct OneRun {
     /// Where the suite file is.
@@ -62,9 +67,8 @@ pub struct OneRun {
 }
 
 impl OneRunOptions {
-    /// Checks the choice for `command` (the subcommand's name, which starts the messages
-    /// about the toolchain) and resolves it; a usage error names what was wrong.
-    pub fn resolve(&self, command: &str) -> Result<OneRun> {
+    /// Checks the choice and resolves it; the error names what was wrong.
+    pub fn resolve(&self) -> Result<OneRun> {
         let suite_path = suite::locate(self.suite.as_deref())?;
         let suite = suite::load(&suite_path)?;
         let imp = suite.implementation(&self.implementation).ok_or_else(|| {
@@ -92,9 +96,6 @@ impl OneRunOptions {
             crate::session::resolve_points(&suite, &[bench], self.profile, false, &self.params)?[0]
                 .1[0]
                 .clone();
-        if let toolchain::Availability::Missing(why) = toolchain::availability(imp, &suite.dir) {
-            crate::usage!("{command}: {}", imp.missing_line(&why));
-        }
         let (bench, imp) = (bench.clone(), imp.clone());
         Ok(OneRun {
             suite_path,
@@ -109,8 +110,20 @@ impl OneRunOptions {
 }
 
 impl OneRun {
-    /// Builds the implementation (unless `--no-build`), with the interrupt handler in
-    /// place; a failed build fails `command` with the end of its output.
+    /// Refuses the run when its implementation's toolchain is not installed; the message
+    /// starts with `command`, the subcommand's name.
+    pub fn check_toolchain(&self, command: &str) -> Result<()> {
+        if let toolchain::Availability::Missing(why) =
+            toolchain::availability(&self.imp, &self.suite.dir)
+        {
+            crate::usage!("{command}: {}", self.imp.missing_line(&why));
+        }
+        Ok(())
+    }
+
+    /// Installs the interrupt handler (the run that follows relies on it), then builds
+    /// the implementation unless `--no-build`; a failed build fails `command` with the
+    /// end of its output.
     pub fn build(&self, command: &str) -> Result<()> {
         exec::install_interrupt_handler();
         let built = toolchain::Builds::new(self.no_build).build(&self.imp, &self.suite.dir);

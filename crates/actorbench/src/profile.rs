@@ -13,7 +13,8 @@
 //!    (its port of `stackcollapse-perf`) and draws the SVG (its port of `flamegraph.pl`).
 //!
 //! The SVG goes to `--out`, by default `profiles/BENCH-IMPL-Kc.svg` in the report
-//! directory, where the session report links every profile it finds ([`crate::report::profiles`]).
+//! directory, where the session report links every profile it finds
+//! ([`crate::report::profiles`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -88,7 +89,8 @@ pub fn flame_graph(perf_script: &[u8], title: &str) -> Result<String> {
 
 /// Runs `actorbench profile`; returns the exit status (1 when the run failed its check).
 pub fn run(opts: &ProfileOptions) -> Result<i32> {
-    let one = opts.run.resolve("profile")?;
+    let one = opts.run.resolve()?;
+    one.check_toolchain("profile")?;
     let (suite, bench, imp, params, cores) =
         (&one.suite, &one.bench, &one.imp, &one.params, one.cores);
     perf_usable().map_err(|why| UsageError::new(format!("profile needs perf: {why}")))?;

@@ -20,6 +20,10 @@
 //! page ([`page`]) opens with a summary: the median time per benchmark and
 //! implementation, its ratio to the fastest (coloured), and each implementation's
 //! geometric mean of ratios; then the host, versions, commands, date and commit.
+//!
+//! Unless told, the report goes to [`default_report_dir`]; the flame graphs that
+//! `actorbench profile` left in its [`PROFILES`] subdirectory are linked ([`profiles`]),
+//! and [`history::for_report`] gathers the cells' histories the page shows.
 
 pub mod chart;
 pub mod cpu;
