@@ -2,25 +2,25 @@
 //! it whatever its type, an actor or a supervisor.
 //!
 //! An actor child is restarted two ways (see [`super`]): in place by its own failed turn
-//! (the cell's restart, which runs [`restart_for`]'s closure), or, as a sibling of a child
+//! (the cell's restart, which runs [`super::group::restart_for`]'s closure), or, as a sibling of a child
 //! that failed, by a continuation queued in its mailbox that makes a new state with the
 //! factory, runs the old state's `stopped`, replaces the state with the new one and runs
 //! its `started`. If the factory panics, the panic is reported (during `"a restart"`) and
 //! the sibling stops for good, failing ([`ExitReason::Panicked`]); its old state's
 //! `stopped` runs once, in that stop.
-//! A supervisor child is restarted by restarting its children ([`Group::restart_all`]):
-//! its own actor holds no state worth renewing.
+//! A supervisor child is restarted by restarting its children
+//! ([`super::keeper::Sub`]): its own actor holds no state worth renewing.
+//!
+//! This file names neither the supervisor's actor nor its group: both build on it. A
+//! child's link with its supervisor is made by the supervisor's actor, from a closure the
+//! supervisor's handle built when it added the child ([`super::keeper::Msg::Adopt`]).
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Instant;
 
 use parking_lot::Mutex;
 
-use super::Keeper;
-use super::group::Group;
 use crate::actor::context::Call;
-use crate::cell::ties::Restart as CellRestart;
 use crate::cell::{ActorId, ExitReason};
 use crate::runtime;
 use crate::{Actor, Addr, Context};
@@ -65,8 +65,6 @@ pub(crate) type Factory<A> = Arc<Mutex<dyn FnMut() -> A + Send>>;
 pub(crate) trait Child: Send + Sync {
     /// Which actor it is.
     fn id(&self) -> ActorId;
-    /// Links the supervisor with it.
-    fn link(&self, ctx: &Context<'_, Keeper>);
     /// Restarts it as a sibling of a child that failed (see the module documentation).
     fn restart(&self);
     /// Stops it for good, at once, telling its watchers it was stopped.
@@ -82,10 +80,6 @@ pub(crate) struct Typed<A: Actor> {
 impl<A: Actor> Child for Typed<A> {
     fn id(&self) -> ActorId {
         self.addr.id()
-    }
-
-    fn link(&self, ctx: &Context<'_, Keeper>) {
-        ctx.link(&self.addr);
     }
 
     fn restart(&self) {
@@ -115,47 +109,4 @@ impl<A: Actor> Child for Typed<A> {
     fn stop(&self) {
         runtime::kill_for(self.addr.node(), ExitReason::Stopped);
     }
-}
-
-/// A child that is a supervisor.
-pub(crate) struct Sub {
-    pub(crate) addr: Addr<Keeper>,
-    pub(crate) group: Arc<Group>,
-}
-
-impl Child for Sub {
-    fn id(&self) -> ActorId {
-        self.addr.id()
-    }
-
-    fn link(&self, ctx: &Context<'_, Keeper>) {
-        ctx.link(&self.addr);
-    }
-
-    fn restart(&self) {
-        super::group::restart_each(self.group.restart_all(None));
-    }
-
-    fn stop(&self) {
-        // Its `stopped` hook stops its children.
-        runtime::kill_for(self.addr.node(), ExitReason::Stopped);
-    }
-}
-
-/// The closure the cell of child `key` runs when its turn stops it (see
-/// [`crate::cell::restart`]): asks its policy, then its supervisor (which restarts the
-/// siblings its strategy names, or escalates: [`Group::restart`]), and makes the new
-/// state, with no lock held.
-pub(crate) fn restart_for<A: Actor>(
-    key: u64,
-    policy: Restart,
-    factory: Factory<A>,
-    group: Arc<Group>,
-) -> CellRestart<A> {
-    Box::new(move |reason: &ExitReason| {
-        if !policy.restarts_after(reason) || !group.restart(key, Instant::now()) {
-            return None;
-        }
-        Some((factory.lock())())
-    })
 }

@@ -22,8 +22,10 @@
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use super::child::{Child, Restart};
+use super::child::{Child, Factory, Restart};
 use super::strategy::{Intensity, Strategy, Window};
+use crate::Actor;
+use crate::cell::ties::Restart as CellRestart;
 use crate::cell::{ActorId, ExitReason};
 use crate::sync::Mutex;
 use crate::trace::Decision;
@@ -259,13 +261,33 @@ impl Group {
         children
     }
 
-    /// Links the supervisor with the child `key`.
-    pub(crate) fn link(&self, key: u64, ctx: &crate::Context<'_, super::Keeper>) {
+    /// Runs `link` if the child `key` is still one of this group's, under the group's lock
+    /// (so that the child is not taken out meanwhile): the supervisor's actor links a
+    /// child it was given this way ([`super::keeper::Msg::Adopt`]).
+    pub(crate) fn if_present(&self, key: u64, link: impl FnOnce()) {
         let state = self.state.lock();
-        if let Some(entry) = state.children.iter().find(|e| e.key == key) {
-            entry.child.link(ctx);
+        if state.children.iter().any(|e| e.key == key) {
+            link();
         }
     }
+}
+
+/// The closure the cell of child `key` runs when its turn stops it (see
+/// [`crate::cell::restart`]): asks its policy, then its supervisor (which restarts the
+/// siblings its strategy names, or escalates: [`Group::restart`]), and makes the new
+/// state, with no lock held.
+pub(crate) fn restart_for<A: Actor>(
+    key: u64,
+    policy: Restart,
+    factory: Factory<A>,
+    group: Arc<Group>,
+) -> CellRestart<A> {
+    Box::new(move |reason: &ExitReason| {
+        if !policy.restarts_after(reason) || !group.restart(key, Instant::now()) {
+            return None;
+        }
+        Some((factory.lock())())
+    })
 }
 
 /// A child to restart as a sibling of one that restarts, copied out of its group's lock.
@@ -309,7 +331,6 @@ mod tests {
         fn id(&self) -> ActorId {
             ActorId(Arc::as_ptr(&self.0) as usize)
         }
-        fn link(&self, _: &crate::Context<'_, super::super::Keeper>) {}
         fn restart(&self) {
             self.0.fetch_add(1, Ordering::Relaxed);
         }
@@ -388,7 +409,6 @@ mod shuttle_models {
         fn id(&self) -> ActorId {
             ActorId(Arc::as_ptr(&self.0) as usize)
         }
-        fn link(&self, _: &crate::Context<'_, super::super::Keeper>) {}
         fn restart(&self) {
             self.0.fetch_add(1, Ordering::SeqCst);
         }

@@ -173,10 +173,10 @@ use crate::cell::{ActorId, Down};
 use crate::placement::Placement;
 use crate::reply::Reply;
 use crate::{Actor, Addr, System};
-use child::{Factory, Sub, Typed};
+use child::{Factory, Typed};
 use group::{Entry, Group};
 pub(crate) use keeper::Keeper;
-use keeper::Msg;
+use keeper::{Link, Msg, Sub};
 
 /// A supervisor: restarts its children as its [`Strategy`] and their [`Restart`] policies
 /// say, at most as often as its [`Intensity`] allows. See the [module documentation](self)
@@ -285,7 +285,8 @@ impl Supervisor {
             };
             (entry, addr)
         });
-        self.adopt(key);
+        let child = addr.clone();
+        self.adopt(key, Box::new(move |ctx| ctx.link(&child)));
         Supervisor { addr, group }
     }
 
@@ -321,7 +322,7 @@ impl Supervisor {
         let first = (factory.lock())();
         let addr = self.group.add(|| {
             let restart =
-                child::restart_for(key, policy, Arc::clone(&factory), Arc::clone(&self.group));
+                group::restart_for(key, policy, Arc::clone(&factory), Arc::clone(&self.group));
             let addr = Addr::spawn_restartable(shared, first, restart);
             let entry = Entry {
                 key,
@@ -333,13 +334,14 @@ impl Supervisor {
             };
             (entry, addr)
         });
-        self.adopt(key);
+        let child = addr.clone();
+        self.adopt(key, Box::new(move |ctx| ctx.link(&child)));
         addr
     }
 
-    /// Has the supervisor link the child `key` it was just given.
-    fn adopt(&self, key: u64) {
-        if self.addr.send(Msg::Adopt(key)).is_err() {
+    /// Has the supervisor link the child `key` it was just given, with `link`.
+    fn adopt(&self, key: u64, link: Link) {
+        if self.addr.send(Msg::Adopt(key, link)).is_err() {
             // The supervisor has stopped: so does the child.
             for entry in self.group.take_all() {
                 entry.child.stop();
