@@ -69,7 +69,7 @@ fn a_hub_and_its_clients_finish_on_more_workers_than_cores() {
 
 #[test]
 fn repeated_short_programs_on_two_workers_never_strand_work() {
-    // Many small runs: each starts with a fresh pace (no epoch alone yet), so the workers
+    // Many small runs: each starts with a fresh pace and wake threshold, so the workers
     // go through waking, parking and FIFO order many times over.
     for _ in 0..50 {
         settled(hub_and_clients(2, 8, 300));

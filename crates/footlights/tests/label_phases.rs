@@ -179,9 +179,8 @@ fn a_phase_after_a_tug_of_war_runs_its_one_group_of_long_turns_on_both_workers()
         eprintln!("fewer than two CPUs available: nothing to test on this machine now");
         return;
     }
-    // Phase 1, on fresh systems until one labels groups (one system's workers look for a
-    // tug of war only until one of them has measured its pace alone, so a system that
-    // did not label in its first run seldom does later). A machine too busy to run both
+    // Phase 1, on fresh systems until one labels groups (a fresh system, so that a run
+    // without a tug of war is thrown away rather than repeated). A machine too busy to run both
     // workers at once may never show one: the bound says how long to try.
     let Some(system) = (0..ATTEMPTS).find_map(|_| {
         let system = System::builder().threads(2).cpus(2).build().unwrap();

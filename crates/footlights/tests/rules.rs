@@ -323,6 +323,51 @@ fn labels_a_tug_of_war_makes_the_system_label_groups() {
     }
 }
 
+/// Requests of the first phase below: a hub with one client is a ping-pong pair, which one
+/// worker runs alone while the other parks (some 400 epochs of a thousand turns; with a tenth as many requests this test passed on the old code too, so the first phase must be long).
+const PAIR_ASKS: u64 = 200_000;
+
+/// Groups and labels in a later phase: a system whose first phase one worker ran alone (a
+/// hub with a single client) still starts labelling groups when a tug of war comes after
+/// it. Until 2026-11-29 the workers stopped looking for one after the first epoch any of
+/// them ran alone, so this never labelled.
+#[test]
+fn labels_a_tug_of_war_after_a_phase_alone_still_makes_the_system_label_groups() {
+    let _alone = alone();
+    if !two_cpus() {
+        return;
+    }
+    for (governor, on) in both(Rule::Labels) {
+        let mut labelled = 0;
+        let mut stolen_back = 0;
+        for _ in 0..ATTEMPTS {
+            let system = system(2, governor);
+            common::hub::hub_phase(&system, 1, PAIR_ASKS);
+            assert!(
+                !system.metrics().labels_groups,
+                "{governor}: a ping-pong pair labelled groups"
+            );
+            common::hub::hub_phase(&system, 70, 4_000);
+            let m = system.metrics();
+            stolen_back += m.all_threads().stolen_back;
+            if m.labels_groups {
+                labelled += 1;
+                if on {
+                    break;
+                }
+            }
+        }
+        if on {
+            assert!(
+                labelled > 0,
+                "{governor}: no system labelled groups in {ATTEMPTS} ({stolen_back} steals back)"
+            );
+        } else {
+            assert_eq!(labelled, 0, "{governor}: a system labelled groups");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Many senders flooding one receiver.
 

@@ -28,7 +28,7 @@ pub(crate) struct Policy {
     pub(crate) rules: Governor,
     /// The wake threshold, and every change to it.
     pub(crate) wake: WakeThreshold,
-    /// Whether a worker ever ran an epoch alone, and the labels' switch.
+    /// The labels' switch.
     pub(crate) yardstick: Yardstick,
 }
 

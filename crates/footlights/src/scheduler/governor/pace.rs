@@ -7,8 +7,7 @@
 //! ticks it ends an *epoch*, about a thousand turns. An epoch ends with three looks:
 //!
 //! * **Alone**: whether the worker was the only one awake (not parked) at both ends, and
-//!   handled at least [`MIN_MESSAGES`] messages. The first such epoch in a system is
-//!   remembered in the [`Yardstick`] (it ends the tally below), and any such epoch
+//!   handled at least [`MIN_MESSAGES`] messages. Such an epoch
 //!   releases held wake-ups ([`super::wake::WakeThreshold::release`]): a worker that gave
 //!   its work back (a flood, [`super::flood`], or a declined group steal,
 //!   [`crate::scheduler::group`]) holds backlog wake-ups, so that the worker left awake does
@@ -16,7 +15,8 @@
 //!   wake sleepers again. Work from outside the runtime and pinned work wake sleepers as
 //!   always, and a worker that does not wake anybody runs its backlog itself, so holding
 //!   wake-ups can delay work but never strand it; a worker that parks releases them too.
-//! * **Steals back**, while no worker of the system has yet run an epoch alone. A worker
+//! * **Steals back**, in every epoch that was not alone, for the whole life of the system.
+//!   A worker
 //!   marks the first task of each steal with its own index (in the home's `ran_on` word); a
 //!   later steal whose first task already carries it takes back an actor this worker stole
 //!   before, which its partners have since woken on the victim's worker: a *tug of war*.
@@ -30,7 +30,13 @@
 //!   declining at its next steal and giving its work back. A tally is a proportion of
 //!   steals, not a rate in time: it lasts until [`TALLY_STEALS`] steals without enough
 //!   steals back, however long that takes (big at 1,000 workers in one neighbourhood
-//!   steals about once in 20 epochs, a fifth of them steals back).
+//!   steals about once in 20 epochs, a fifth of them steals back). Until 2026-11-29 the
+//!   tally stopped for good once any worker had run an epoch alone (a rest of the `pace`
+//!   rule below, which measured the solo rate in that epoch and judged company by it from
+//!   then on). With that rule gone, nothing looked for a tug of war any more in a program
+//!   that began with a phase one worker ran alone: chameneos at 2 threads after 2 million
+//!   pings of a ping-pong pair on the same system took 0.5 to 1.5 s instead of 0.25 to
+//!   0.3 s (`docs/scaling.md`, "A tug of war in a later phase").
 //! * **Renewal**: one epoch in [`RENEW_EPOCHS`] the worker returns its spare mailbox
 //!   nodes ([`crate::mailbox::recycle`]).
 //!
@@ -63,12 +69,9 @@ use super::tunables::{
 use crate::mailbox::recycle;
 use crate::metrics::WorkerStats;
 
-/// What the workers of one system know from their epochs: whether one ever ran alone, and
-/// whether steals back were ever seen (the labels).
+/// What the workers of one system know from their epochs: whether steals back were ever
+/// seen (the labels).
 pub(crate) struct Yardstick {
-    /// Whether some worker has run a whole epoch alone: from then on, steals back are no
-    /// longer tallied.
-    alone_seen: AtomicBool,
     /// Whether some worker's tally found steals back: from then on, the workers label
     /// the groups their actors form and a woken worker steals whole groups
     /// ([`crate::scheduler::group`]).
@@ -78,7 +81,6 @@ pub(crate) struct Yardstick {
 impl Yardstick {
     pub(crate) fn new() -> Yardstick {
         Yardstick {
-            alone_seen: AtomicBool::new(false),
             grouping: AtomicBool::new(false),
         }
     }
@@ -170,13 +172,9 @@ impl Pace {
         } else {
             self.alone_epochs.set(0);
         }
-        let yardstick = &policy.yardstick;
         if alone && messages >= MIN_MESSAGES {
-            if !yardstick.alone_seen.load(Ordering::Relaxed) {
-                yardstick.alone_seen.store(true, Ordering::Relaxed);
-            }
             policy.wake.release();
-        } else if !yardstick.alone_seen.load(Ordering::Relaxed) {
+        } else {
             self.tally(stats, policy);
         }
     }
@@ -257,10 +255,6 @@ mod tests {
             bump_by(&self.stats.stolen_back, back);
             self.pace.end_epoch(&self.stats, &self.policy, awake);
         }
-
-        fn alone_seen(&self) -> bool {
-            self.policy.yardstick.alone_seen.load(Ordering::Relaxed)
-        }
     }
 
     #[test]
@@ -272,10 +266,8 @@ mod tests {
         // Too few messages: a long computation says nothing.
         s.epoch(MIN_MESSAGES - 1, (0, 0), 1);
         assert!(!s.policy.wake.wakes(1000));
-        assert!(!s.alone_seen());
         s.epoch(1000, (0, 0), 1);
         assert_eq!(s.policy.wake.backlog(), 4);
-        assert!(s.alone_seen());
     }
 
     #[test]
@@ -286,7 +278,6 @@ mod tests {
             s.policy.wake.hold();
             s.epoch(1000, (0, 0), ended);
             assert!(!s.policy.wake.wakes(1000), "{began} to {ended}");
-            assert!(!s.alone_seen());
         }
     }
 
@@ -305,12 +296,28 @@ mod tests {
     }
 
     #[test]
-    fn once_a_worker_ran_alone_steals_back_are_not_tallied() {
+    fn steals_back_after_epochs_alone_still_start_the_labels() {
+        // A first phase run alone for many epochs, then a tug of war: a program's later
+        // phase is watched as its first is.
         let mut s = Script::new(Governor::adaptive(), 1);
-        s.epoch(1000, (0, 0), 1);
+        for _ in 0..100 {
+            s.epoch(1000, (0, 0), 1);
+        }
         s.epoch(1000, (0, 0), 2);
-        s.epoch(10, (8, GROUP_STEALS_BACK), 2);
         assert!(!s.policy.yardstick.grouping());
+        s.epoch(10, (8, GROUP_STEALS_BACK), 2);
+        assert!(s.policy.yardstick.grouping());
+    }
+
+    #[test]
+    fn an_epoch_alone_leaves_its_steals_to_the_next_tally() {
+        // An epoch alone does not read the tally; its steals stay counted in it, and the
+        // next epoch in company reads them.
+        let mut s = Script::new(Governor::adaptive(), 1);
+        s.epoch(1000, (8, GROUP_STEALS_BACK), 1);
+        assert!(!s.policy.yardstick.grouping());
+        s.epoch(10, (0, 0), 2);
+        assert!(s.policy.yardstick.grouping());
     }
 
     #[test]

@@ -1,0 +1,123 @@
+//! A program in two phases, to see whether the scheduler's rules still act in a later
+//! phase: first a ping-pong pair (a hub with a single client), which one worker runs
+//! alone while the others park; then a hub with many clients, a chatty group that two
+//! workers pull back and forth between them (a tug of war) until the system labels groups
+//! and leaves the group to one worker (`docs/scaling.md`, "A tug of war in a later
+//! phase").
+//!
+//! `cargo run --release -p footlights --example phases -- [PAIR_ASKS] [CLIENTS] [ASKS]`
+//! (defaults 2,000,000, 700 and 3,000; `PAIR_ASKS` 0 skips the first phase). The thread
+//! count comes from `FOOTLIGHTS_THREADS`, the rules from `FOOTLIGHTS_GOVERNOR` (for
+//! example `adaptive-labels`). Prints each phase's time and whether the system labels
+//! groups after it.
+
+use std::time::{Duration, Instant};
+
+use footlights::{Actor, Addr, Context, ReplyTo, System, reply};
+
+// The allocator footlights-suite and the benches use.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Answers each request at once.
+struct Hub;
+
+impl Actor for Hub {
+    type Msg = Addr<Client>;
+    fn handle(&mut self, _: &mut Context<Self>, client: Addr<Client>) {
+        let _ = client.send(ClientMsg::Answer);
+    }
+}
+
+/// Asks the hub, `left` times in all, one request at a time; reports the answers it got.
+struct Client {
+    hub: Addr<Hub>,
+    left: u64,
+    answers: u64,
+    done: Option<ReplyTo<u64>>,
+}
+
+enum ClientMsg {
+    Start(ReplyTo<u64>),
+    Answer,
+}
+
+impl Actor for Client {
+    type Msg = ClientMsg;
+    fn handle(&mut self, ctx: &mut Context<Self>, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Start(done) => self.done = Some(done),
+            ClientMsg::Answer => self.answers += 1,
+        }
+        if self.left == 0 {
+            if let Some(done) = self.done.take() {
+                let _ = done.send(self.answers);
+            }
+            ctx.stop();
+            return;
+        }
+        self.left -= 1;
+        let _ = self.hub.send(ctx.addr());
+    }
+}
+
+/// A hub and `clients` clients asking `asks` times each; returns the phase's wall time
+/// after checking that every client got every answer.
+fn phase(system: &System, clients: u64, asks: u64) -> Result<Duration, String> {
+    let start = Instant::now();
+    let hub = system.spawn(Hub);
+    let finished: Vec<_> = (0..clients)
+        .map(|_| {
+            let client = system.spawn(Client {
+                hub: hub.clone(),
+                left: asks,
+                answers: 0,
+                done: None,
+            });
+            let (done, finished) = reply::pair();
+            client
+                .send(ClientMsg::Start(done))
+                .map_err(|_| "a client stopped before it started".to_string())?;
+            Ok(finished)
+        })
+        .collect::<Result<_, String>>()?;
+    for finished in finished {
+        let answers = finished.wait().map_err(|e| e.to_string())?;
+        if answers != asks {
+            return Err(format!("a client got {answers} answers, not {asks}"));
+        }
+    }
+    let took = start.elapsed();
+    system.wait_quiescent();
+    Ok(took)
+}
+
+fn arg(i: usize, default: u64) -> Result<u64, String> {
+    std::env::args().nth(i).map_or(Ok(default), |s| {
+        s.parse()
+            .map_err(|_| format!("argument {i} must be a whole number, not {s:?}"))
+    })
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let pair_asks = arg(1, 2_000_000)?;
+    let clients = arg(2, 700)?.max(1);
+    let asks = arg(3, 3_000)?;
+    let system = System::builder().build()?;
+    if pair_asks > 0 {
+        let took = phase(&system, 1, pair_asks)?;
+        println!(
+            "phase 1: a pair, {pair_asks} requests: {:.1} ms (labels groups: {})",
+            took.as_secs_f64() * 1e3,
+            system.metrics().labels_groups
+        );
+    }
+    let took = phase(&system, clients, asks)?;
+    println!(
+        "phase 2: a hub and {clients} clients, {asks} requests each, on {} workers: {:.1} ms (labels groups: {})",
+        system.threads(),
+        took.as_secs_f64() * 1e3,
+        system.metrics().labels_groups
+    );
+    Ok(())
+}
