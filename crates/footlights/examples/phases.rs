@@ -37,8 +37,11 @@ struct Client {
     done: Option<ReplyTo<u64>>,
 }
 
+/// What a client is told.
 enum ClientMsg {
+    /// Start asking; report the answers here once all are in.
     Start(ReplyTo<u64>),
+    /// The hub's answer to the last request.
     Answer,
 }
 
@@ -92,17 +95,24 @@ fn phase(system: &System, clients: u64, asks: u64) -> Result<Duration, String> {
     Ok(took)
 }
 
-fn arg(i: usize, default: u64) -> Result<u64, String> {
+/// The `i`th command-line argument, named `name` in an error, or `default` if absent.
+fn arg(i: usize, name: &str, default: u64) -> Result<u64, String> {
     std::env::args().nth(i).map_or(Ok(default), |s| {
         s.parse()
-            .map_err(|_| format!("argument {i} must be a whole number, not {s:?}"))
+            .map_err(|_| format!("{name} (argument {i}) must be a whole number, not {s:?}"))
     })
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let pair_asks = arg(1, 2_000_000)?;
-    let clients = arg(2, 700)?.max(1);
-    let asks = arg(3, 3_000)?;
+    if std::env::args().len() > 4 {
+        return Err("at most three arguments: PAIR_ASKS CLIENTS ASKS".into());
+    }
+    let pair_asks = arg(1, "PAIR_ASKS", 2_000_000)?;
+    let clients = arg(2, "CLIENTS", 700)?;
+    if clients == 0 {
+        return Err("CLIENTS (argument 2) must be at least 1".into());
+    }
+    let asks = arg(3, "ASKS", 3_000)?;
     let system = System::builder().build()?;
     if pair_asks > 0 {
         let took = phase(&system, 1, pair_asks)?;

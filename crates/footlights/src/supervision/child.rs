@@ -2,10 +2,10 @@
 //! it whatever its type, an actor or a supervisor.
 //!
 //! An actor child is restarted two ways (see [`super`]): in place by its own failed turn
-//! (the cell's restart, which runs [`super::group::restart_for`]'s closure), or, as a sibling of a child
-//! that failed, by a continuation queued in its mailbox that makes a new state with the
-//! factory, runs the old state's `stopped`, replaces the state with the new one and runs
-//! its `started`. If the factory panics, the panic is reported (during `"a restart"`) and
+//! (the cell's restart, which runs [`super::group::restart_for`]'s closure), or, as a
+//! sibling of a child that failed, by a continuation queued in its mailbox that makes a
+//! new state with the factory, runs the old state's `stopped`, replaces the state with the
+//! new one and runs its `started`. If the factory panics, the panic is reported (during `"a restart"`) and
 //! the sibling stops for good, failing ([`ExitReason::Panicked`]); its old state's
 //! `stopped` runs once, in that stop.
 //! A supervisor child is restarted by restarting its children

@@ -1,6 +1,9 @@
 //! What a supervisor shares with its children's restarts: the children in the order they
 //! were added, the restart intensity's window, whether it has given up, and, for a
-//! supervisor that is itself a child, its place in its parent.
+//! supervisor that is itself a child, its place in its parent. Also the closure an actor
+//! child's cell runs when a turn stops it ([`restart_for`]), which asks the group, and the
+//! supervisor actor's way to link a child it was given only while the group still has it
+//! ([`Group::if_present`]).
 //!
 //! # Locks
 //!

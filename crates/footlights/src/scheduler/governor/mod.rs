@@ -21,8 +21,8 @@ use tunables::SEARCHERS_OF_ACTIVE;
 use wake::WakeThreshold;
 
 /// What the governor keeps for a whole system: the rules in effect, the wake threshold,
-/// and the workers' pace (whether one ever ran alone, and whether groups are labelled). Each worker
-/// keeps its own epoch ([`pace::Pace`]) and flood count ([`flood::Flood`]).
+/// and what the workers' paces share (whether groups are labelled). Each worker keeps its
+/// own epoch ([`pace::Pace`]) and flood count ([`flood::Flood`]).
 pub(crate) struct Policy {
     /// The rules in effect.
     pub(crate) rules: Governor,

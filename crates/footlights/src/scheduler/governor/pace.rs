@@ -7,36 +7,37 @@
 //! ticks it ends an *epoch*, about a thousand turns. An epoch ends with three looks:
 //!
 //! * **Alone**: whether the worker was the only one awake (not parked) at both ends, and
-//!   handled at least [`MIN_MESSAGES`] messages. Such an epoch
-//!   releases held wake-ups ([`super::wake::WakeThreshold::release`]): a worker that gave
-//!   its work back (a flood, [`super::flood`], or a declined group steal,
-//!   [`crate::scheduler::group`]) holds backlog wake-ups, so that the worker left awake does
-//!   not wake it again at once; once that worker has run a whole epoch alone, backlogs
-//!   wake sleepers again. Work from outside the runtime and pinned work wake sleepers as
-//!   always, and a worker that does not wake anybody runs its backlog itself, so holding
-//!   wake-ups can delay work but never strand it; a worker that parks releases them too.
-//! * **Steals back**, in every epoch that was not alone, for the whole life of the system.
-//!   A worker
-//!   marks the first task of each steal with its own index (in the home's `ran_on` word); a
-//!   later steal whose first task already carries it takes back an actor this worker stole
-//!   before, which its partners have since woken on the victim's worker: a *tug of war*.
-//!   Groups of actors that message each other, split over two workers, do that all the time
-//!   (chameneos in its slow mode: three quarters of its steals; big's neighbourhoods: about
-//!   half), trees of spawns never (a subtree does not talk to its siblings). So a worker
-//!   keeps a *tally* of its steals and steals back, and the first [`GROUP_STEALS_BACK`]
-//!   steals back that make an eighth of the tally's steals make the system *label groups*
-//!   ([`crate::scheduler::group`]): a worker that steals takes over whole groups instead of
-//!   half a deque, and a group that cannot be split is left to one worker, the other
-//!   declining at its next steal and giving its work back. A tally is a proportion of
-//!   steals, not a rate in time: it lasts until [`TALLY_STEALS`] steals without enough
-//!   steals back, however long that takes (big at 1,000 workers in one neighbourhood
-//!   steals about once in 20 epochs, a fifth of them steals back). Until 2026-11-29 the
-//!   tally stopped for good once any worker had run an epoch alone (a rest of the `pace`
-//!   rule below, which measured the solo rate in that epoch and judged company by it from
-//!   then on). With that rule gone, nothing looked for a tug of war any more in a program
-//!   that began with a phase one worker ran alone: chameneos at 2 threads after 2 million
-//!   pings of a ping-pong pair on the same system took 0.5 to 1.5 s instead of 0.25 to
-//!   0.3 s (`docs/scaling.md`, "A tug of war in a later phase").
+//!   handled at least [`MIN_MESSAGES`] messages. Such an epoch releases held wake-ups
+//!   ([`super::wake::WakeThreshold::release`]): a worker that gave its work back (a
+//!   flood, [`super::flood`], or a declined group steal, [`crate::scheduler::group`])
+//!   holds backlog wake-ups, so that the worker left awake does not wake it again at
+//!   once; once that worker has run a whole epoch alone, backlogs wake sleepers again.
+//!   Work from outside the runtime and pinned work wake sleepers as always, and a worker
+//!   that does not wake anybody runs its backlog itself, so holding wake-ups can delay
+//!   work but never strand it; a worker that parks releases them too.
+//! * **Steals back**, in every epoch that was not alone, for the whole life of the
+//!   system. A worker marks the first task of each steal with its own index (in the
+//!   home's `ran_on` word); a later steal whose first task already carries it takes back
+//!   an actor this worker stole before, which its partners have since woken on the
+//!   victim's worker: a *tug of war*. Groups of actors that message each other, split
+//!   over two workers, do that all the time (chameneos in its slow mode: three quarters
+//!   of its steals; big's neighbourhoods: about half), trees of spawns never (a subtree
+//!   does not talk to its siblings). So a worker keeps a *tally* of its steals and steals
+//!   back, and the first [`GROUP_STEALS_BACK`] steals back that make an eighth of the
+//!   tally's steals make the system *label groups* ([`crate::scheduler::group`]): a
+//!   worker that steals takes over whole groups instead of half a deque, and a group that
+//!   cannot be split is left to one worker, the other declining at its next steal and
+//!   giving its work back. A tally is a proportion of steals, not a rate in time: it
+//!   lasts until [`TALLY_STEALS`] steals without enough steals back, however long that
+//!   takes (big at 1,000 workers in one neighbourhood steals about once in 20 epochs, a
+//!   fifth of them steals back). Until 2026-11-29 the tally stopped for good once any
+//!   worker had run an epoch alone (a rest of the `pace` rule below, which measured the
+//!   solo rate in that epoch and judged company by it from then on). With that rule gone,
+//!   nothing looked for a tug of war any more in a program that began with a phase one
+//!   worker ran alone: a hub with 700 clients after a ping-pong pair took 1,127 ms
+//!   (median of 15) against 204 ms on a fresh system (`docs/scaling.md`, "A tug of war in
+//!   a later phase"). So the labels may now start at any point in a system's life, and
+//!   stay on (the switch is one-way, as it always was).
 //! * **Renewal**: one epoch in [`RENEW_EPOCHS`] the worker returns its spare mailbox
 //!   nodes ([`crate::mailbox::recycle`]).
 //!
