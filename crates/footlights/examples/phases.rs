@@ -13,79 +13,21 @@
 
 use std::time::{Duration, Instant};
 
-use footlights::{Actor, Addr, Context, ReplyTo, System, reply};
+use footlights::System;
+
+#[path = "common/hub.rs"]
+mod hub;
 
 // The allocator footlights-suite and the benches use.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Answers each request at once.
-struct Hub;
-
-impl Actor for Hub {
-    type Msg = Addr<Client>;
-    fn handle(&mut self, _: &mut Context<Self>, client: Addr<Client>) {
-        let _ = client.send(ClientMsg::Answer);
-    }
-}
-
-/// Asks the hub, `left` times in all, one request at a time; reports the answers it got.
-struct Client {
-    hub: Addr<Hub>,
-    left: u64,
-    answers: u64,
-    done: Option<ReplyTo<u64>>,
-}
-
-/// What a client is told.
-enum ClientMsg {
-    /// Start asking; report the answers here once all are in.
-    Start(ReplyTo<u64>),
-    /// The hub's answer to the last request.
-    Answer,
-}
-
-impl Actor for Client {
-    type Msg = ClientMsg;
-    fn handle(&mut self, ctx: &mut Context<Self>, msg: ClientMsg) {
-        match msg {
-            ClientMsg::Start(done) => self.done = Some(done),
-            ClientMsg::Answer => self.answers += 1,
-        }
-        if self.left == 0 {
-            if let Some(done) = self.done.take() {
-                let _ = done.send(self.answers);
-            }
-            ctx.stop();
-            return;
-        }
-        self.left -= 1;
-        let _ = self.hub.send(ctx.addr());
-    }
-}
-
 /// A hub and `clients` clients asking `asks` times each; returns the phase's wall time
 /// after checking that every client got every answer.
 fn phase(system: &System, clients: u64, asks: u64) -> Result<Duration, String> {
     let start = Instant::now();
-    let hub = system.spawn(Hub);
-    let finished: Vec<_> = (0..clients)
-        .map(|_| {
-            let client = system.spawn(Client {
-                hub: hub.clone(),
-                left: asks,
-                answers: 0,
-                done: None,
-            });
-            let (done, finished) = reply::pair();
-            client
-                .send(ClientMsg::Start(done))
-                .map_err(|_| "a client stopped before it started".to_string())?;
-            Ok(finished)
-        })
-        .collect::<Result<_, String>>()?;
-    for finished in finished {
-        let answers = finished.wait().map_err(|e| e.to_string())?;
+    for answers in hub::start(system, clients, asks)? {
+        let answers = answers.wait().map_err(|e| e.to_string())?;
         if answers != asks {
             return Err(format!("a client got {answers} answers, not {asks}"));
         }

@@ -28,6 +28,8 @@
 //! [`Unparker`]) come from here too: crossbeam's, or stand-ins on shuttle's locks in the
 //! shuttle build, where small soak programs run the runtime's mailboxes on them (the
 //! `soak` module; `docs/soak.md` says what runs and what cannot).
+//! The crate's other unit tests are not for this build (its atomics and locks panic outside a
+//! shuttle execution), which is why the command above names the `shuttle_models` filter.
 
 pub(crate) mod deque;
 mod parker;

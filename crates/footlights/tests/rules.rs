@@ -293,34 +293,7 @@ fn watcher_rescues_work_queued_behind_a_long_turn() {
 /// systems; without the rule, in none.
 #[test]
 fn labels_a_tug_of_war_makes_the_system_label_groups() {
-    let _alone = alone();
-    if !two_cpus() {
-        return;
-    }
-    for (governor, on) in both(Rule::Labels) {
-        let mut labelled = 0;
-        let mut stolen_back = 0;
-        for _ in 0..ATTEMPTS {
-            let system = system(2, governor);
-            common::hub::hub_phase(&system, 70, 4_000);
-            let m = system.metrics();
-            stolen_back += m.all_threads().stolen_back;
-            if m.labels_groups {
-                labelled += 1;
-                if on {
-                    break;
-                }
-            }
-        }
-        if on {
-            assert!(
-                labelled > 0,
-                "{governor}: no system labelled groups in {ATTEMPTS} ({stolen_back} steals back)"
-            );
-        } else {
-            assert_eq!(labelled, 0, "{governor}: a system labelled groups");
-        }
-    }
+    labels_a_tug_of_war_after(|_| true, ATTEMPTS);
 }
 
 /// Requests of the first phase below: a hub with one client is a ping-pong pair, which one
@@ -343,20 +316,33 @@ fn mostly_on_one(workers: &[WorkerMetrics]) -> bool {
 /// worker, or labelled already, says nothing about a later phase and is not counted.
 #[test]
 fn labels_a_tug_of_war_after_a_phase_alone_still_makes_the_system_label_groups() {
+    // With the rule off, no system labels whatever came first (the test above shows it on
+    // more systems): two are enough.
+    labels_a_tug_of_war_after(
+        |system| {
+            common::hub::hub_phase(system, 1, PAIR_ASKS);
+            let first = system.metrics();
+            !first.labels_groups && mostly_on_one(&first.workers)
+        },
+        2,
+    );
+}
+
+/// The labels rule's behavioural check, after a first phase: in each system, `first` runs
+/// that phase and says whether the system counts; then a hub with 70 clients runs. With the
+/// rule on, some counted system of [`ATTEMPTS`] labels groups; with it off, none of
+/// `runs_off` does.
+fn labels_a_tug_of_war_after(first: impl Fn(&System) -> bool, runs_off: usize) {
     let _alone = alone();
     if !two_cpus() {
         return;
     }
     for (governor, on) in both(Rule::Labels) {
-        // With the rule off, no system labels whatever came first (the test above shows
-        // it on more systems): two are enough.
-        let runs = if on { ATTEMPTS } else { 2 };
+        let runs = if on { ATTEMPTS } else { runs_off };
         let (mut counted, mut labelled, mut stolen_back) = (0, 0, 0);
         for _ in 0..runs {
             let system = system(2, governor);
-            common::hub::hub_phase(&system, 1, PAIR_ASKS);
-            let first = system.metrics();
-            if first.labels_groups || !mostly_on_one(&first.workers) {
+            if !first(&system) {
                 continue;
             }
             counted += 1;
@@ -373,8 +359,8 @@ fn labels_a_tug_of_war_after_a_phase_alone_still_makes_the_system_label_groups()
         if on {
             assert!(
                 labelled > 0,
-                "{governor}: no system labelled groups in {counted} whose pair ran on one \
-                 worker ({runs} tried, {stolen_back} steals back)"
+                "{governor}: no system labelled groups in {counted} counted ({runs} tried, \
+                 {stolen_back} steals back)"
             );
         } else {
             assert_eq!(labelled, 0, "{governor}: a system labelled groups");
