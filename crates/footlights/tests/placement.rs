@@ -619,6 +619,95 @@ fn auto_placement_runs_a_cheap_leaf_inline() {
     check_all(&[counter], total);
 }
 
+/// A leaf whose handler spins for what `cost` says (nanoseconds a message), so that a test
+/// can change its phase while it runs; it counts its messages.
+struct Phased {
+    cost: Arc<AtomicU64>,
+    handled: Arc<AtomicU64>,
+}
+impl Actor for Phased {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        let cost = Duration::from_nanos(self.cost.load(Ordering::Relaxed));
+        let start = Instant::now();
+        while start.elapsed() < cost {
+            std::hint::spin_loop();
+        }
+        self.handled.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Sends one message to a [`Phased`] leaf per turn, up to the count it was told (as
+/// [`Producer`] does for a counter).
+struct Feeder {
+    leaf: Addr<Phased>,
+    sent: u64,
+}
+impl Actor for Feeder {
+    type Msg = u64;
+    fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
+        if self.sent < last {
+            self.sent += 1;
+            let _ = self.leaf.send(());
+            let _ = ctx.addr().send(last);
+        }
+    }
+}
+
+#[test]
+fn auto_placement_gives_a_leaf_its_place_back_when_its_heavy_phase_ends() {
+    // A leaf that is cheap runs inline (as above); when its handler turns CPU-heavy it
+    // goes back to the pool; when it is cheap again it runs inline again. Until the heavy
+    // verdict could be lifted, the last step never came.
+    let system = System::builder()
+        .threads(1)
+        .batch(1)
+        .scheduler(SchedulerKind::Steal)
+        .policy(Policy::Task)
+        .placement(PlacementMode::Auto)
+        .build()
+        .expect("a system starts");
+    let cost = Arc::new(AtomicU64::new(0));
+    let handled = Arc::new(AtomicU64::new(0));
+    let leaf = system.spawn(Phased {
+        cost: Arc::clone(&cost),
+        handled: Arc::clone(&handled),
+    });
+    let feeder = system.spawn(Feeder {
+        leaf: leaf.clone(),
+        sent: 0,
+    });
+    let mut total = 0;
+    let mut feed_until = |what: &str, batch: u64, site: Site| {
+        let deadline = Instant::now() + PATIENCE;
+        while leaf.site() != site {
+            assert!(
+                Instant::now() < deadline,
+                "never happened: {what}: the leaf is at {:?}; {:?}",
+                leaf.site(),
+                system.metrics()
+            );
+            total += batch;
+            feeder.send(total).expect("feeder alive");
+            quiet(&system);
+        }
+    };
+    feed_until("a cheap leaf runs inline", 20_000, Site::Inline);
+    // Turns of 10 ms of CPU each: long enough for the controller to watch one (it watches
+    // a turn it finds in progress at two looks, 2 ms apart) and see it compute for more
+    // than `BUSY_CPU` after that.
+    cost.store(10_000_000, Ordering::Relaxed);
+    feed_until("a heavy leaf goes back to the pool", 3, Site::Pool);
+    cost.store(0, Ordering::Relaxed);
+    feed_until("a leaf cheap again runs inline again", 20_000, Site::Inline);
+    quiet(&system);
+    assert_eq!(
+        handled.load(Ordering::Relaxed),
+        total,
+        "every message handled"
+    );
+}
+
 #[test]
 fn auto_placement_puts_a_chatty_pair_on_one_stage_and_leaves_placed_actors_alone() {
     // The stages scheduler spreads the two players over both stages, so every hit crosses

@@ -16,7 +16,13 @@
 //!    average, and in at least half of its sampled turns, so that one sampled turn that
 //!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool,
 //!    where stealing spreads such actors over the workers, and is never pinned next to
-//!    chatty actors that would wait behind it.
+//!    chatty actors that would wait behind it. The verdict lasts as long as the samples
+//!    bear it out: once they show the actor cheap again, well inside the bounds that
+//!    made it heavy ([`HEAVY_CLEARS_AT`] of them, so that an actor near a bound does not
+//!    flip at every decision), it is judged like any other again, so a program whose
+//!    phases change (a leaf that computes for a while, then only counts) gets its
+//!    placement back. (Blocking stays for good: an actor that waits on I/O once
+//!    will again.)
 //! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
 //!    itself, and whose messages arrive one at a time (about one message per turn) becomes
 //!    inline: its senders run it directly, with no hand-off. A leaf whose messages queue
@@ -103,6 +109,12 @@ const LONG_TURNS: f64 = 1.0;
 const CHEAP_NS_PER_MESSAGE: f64 = 1_000.0;
 /// Sampled turns needed before an actor is judged at all.
 const MIN_TURNS: f64 = 2.0;
+/// The share of each bound that made an actor CPU-heavy (time per message, share of
+/// heavy turns, long turns) that its samples must be below for the verdict to be lifted:
+/// a quarter, so that the verdict does not flip with each decision for an actor close
+/// to a bound, while a real change of phase (a handler 100 times cheaper) lifts it
+/// within a few decisions, as the sums fade by half each.
+const HEAVY_CLEARS_AT: f64 = 0.25;
 /// Sampled cross-stage sends on a pair needed before it counts as chatty.
 pub(super) const MIN_CROSS: f64 = 4.0;
 /// Most distinct chatty partners an actor may have and still be co-located: pairs, chains
@@ -151,6 +163,8 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
             || o.busy >= LONG_TURNS
         {
             o.heavy = true;
+        } else if o.heavy && cheap_again(o) {
+            o.heavy = false;
         }
         if o.blocked >= LONG_TURNS {
             o.blocked_for_good = true;
@@ -181,6 +195,15 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
         }
     }
     colocate(obs, mover);
+}
+
+/// Whether the samples of an actor judged CPU-heavy show it cheap again (rule 2): enough
+/// sampled turns, each bound that made it heavy undercut by [`HEAVY_CLEARS_AT`].
+fn cheap_again(o: &Observed) -> bool {
+    o.turns >= MIN_TURNS
+        && o.ns_per_message() < HEAVY_NS_PER_MESSAGE * HEAVY_CLEARS_AT
+        && o.heavy_turns < o.turns * 0.5 * HEAVY_CLEARS_AT
+        && o.busy < LONG_TURNS * HEAVY_CLEARS_AT
 }
 
 /// Rule 5: on a lone work-stealing worker, chooses between hand-off order and plain FIFO
@@ -336,5 +359,54 @@ fn colocate(obs: &Observations, mover: &Mover) {
                 mover.relocate(actor, Placement::Stage(stage));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::auto::observe::tests::Idle;
+    use crate::scheduler::Task;
+    use crate::scheduler::home::{Home, Target};
+
+    /// What the controller would know of an actor after `turns` sampled turns of
+    /// `ns_per_message` each (one message a turn), `heavy_turns` of them heavy, and
+    /// `busy` long turns seen computing.
+    fn seen(turns: f64, ns_per_message: f64, heavy_turns: f64, busy: f64) -> Observed {
+        let actor: Task = Arc::new(Idle(Home::new(Target::Site(Site::Pool), true)));
+        let mut o = Observed::new(actor);
+        o.turns = turns;
+        o.handled = turns;
+        o.wall_ns = turns * ns_per_message;
+        o.heavy_turns = heavy_turns;
+        o.busy = busy;
+        o
+    }
+
+    #[test]
+    fn a_heavy_verdict_is_lifted_only_well_inside_its_bounds() {
+        let heavy = HEAVY_NS_PER_MESSAGE;
+        assert!(
+            cheap_again(&seen(4.0, 1_000.0, 0.0, 0.0)),
+            "cheap in every way"
+        );
+        assert!(
+            !cheap_again(&seen(4.0, heavy * 0.4, 0.0, 0.0)),
+            "below the bound that made it heavy, but not by enough"
+        );
+        assert!(
+            !cheap_again(&seen(4.0, 1_000.0, 1.0, 0.0)),
+            "cheap on average, but a heavy sampled turn in four"
+        );
+        assert!(
+            !cheap_again(&seen(4.0, 1_000.0, 0.0, 0.5)),
+            "a long turn still in view"
+        );
+        assert!(
+            !cheap_again(&seen(MIN_TURNS / 2.0, 1_000.0, 0.0, 0.0)),
+            "too few samples to say"
+        );
     }
 }

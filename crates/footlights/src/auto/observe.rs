@@ -276,7 +276,7 @@ pub(super) struct Observed {
     pub(super) heavy_turns: f64,
     /// Judged blocking once: kept on a dedicated stage.
     pub(super) blocked_for_good: bool,
-    /// Judged CPU-heavy once: kept in the pool.
+    /// Judged CPU-heavy, until its samples show it cheap again: kept in the pool.
     pub(super) heavy: bool,
     /// Sampled sends other actors made to it (keeps a receiver that is never sampled
     /// itself in view).
@@ -288,7 +288,8 @@ pub(super) struct Observed {
 }
 
 impl Observed {
-    fn new(actor: Task) -> Observed {
+    /// Nothing seen yet of `actor`.
+    pub(super) fn new(actor: Task) -> Observed {
         Observed {
             actor,
             turns: 0.0,
@@ -560,7 +561,7 @@ pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::auto::decide::MIN_CROSS;
     use crate::scheduler::home::{Home, Site, Target};
@@ -568,7 +569,7 @@ mod tests {
     use crate::scheduler::worker::Worker;
 
     /// An actor that is never run: only its home is read.
-    struct Idle(Home);
+    pub(in crate::auto) struct Idle(pub(in crate::auto) Home);
 
     impl Runnable for Idle {
         fn run_turns(self: Arc<Self>, _: &Worker, _: Option<InPlace>) -> Option<Task> {

@@ -275,13 +275,16 @@ impl Worker {
     #[cold]
     #[inline(never)]
     pub(super) fn report_turn_end(&self, actor: &dyn Fn() -> Task, handled: u64) {
-        if self.inline_depth.get() > 0 {
-            // An inline turn inside another: the outer turn is the one observed.
-            return;
-        }
+        let inline = self.inline_depth.get() > 0;
         if let Some(recorder) = self.sampler.recorder() {
             let turns = self.stats().turns.load(Ordering::Relaxed);
-            recorder.turn_ended(actor, handled, turns, self.sampler.sampling());
+            // An inline turn inside another is never sampled on its own (its sends and time
+            // are the sampled outer turn's), but a watch the controller put on it is its
+            // own: an inline turn counts as a turn, so the watch names it, and a long
+            // inline turn is this actor's long turn, not its sender's. Otherwise an inline
+            // actor that turned CPU-heavy could never be seen so, and would stay inline.
+            let sampled = !inline && self.sampler.sampling();
+            recorder.turn_ended(actor, handled, turns, sampled);
         }
     }
 
