@@ -18,8 +18,10 @@
 //! * **Long turns, by watching.** The controller looks at every stage each
 //!   [`super::ROUND`]. A stage that has been inside the same turn since the previous look
 //!   is *watched*: the controller notes the time, the thread's CPU clock and its voluntary
-//!   context switches, and when the turn ends, the worker reports the actor with the wall
-//!   and CPU time since then. A turn that used more than half its wall time on the CPU,
+//!   context switches (less the one of a sleep under way), and when the turn ends, the
+//!   worker reports the actor with the wall and CPU time since then. (An inline turn
+//!   counts as a turn of its own, so a watch put on one reports the inline actor, not the
+//!   sender whose turn ran it.) A turn that used more than half its wall time on the CPU,
 //!   and at least [`BUSY_CPU`] of CPU, was busy computing. (Without that floor, a cheap
 //!   turn whose thread was preempted just before the look, and finished just after it,
 //!   would count as a long computation: CI saw a 400 ns counter marked CPU-heavy that
@@ -129,7 +131,8 @@ struct Watch {
     turn: u64,
     since: Instant,
     cpu_ns: u64,
-    /// The thread's voluntary context switches so far.
+    /// The thread's voluntary context switches before the turn's sleep under way, if any
+    /// ([`ThreadTime::switches_before_now`]).
     voluntary: u64,
 }
 
@@ -547,7 +550,11 @@ pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
         let Some(thread) = probe.thread else {
             continue;
         };
-        let (Some(cpu_ns), Some(voluntary)) = (thread.cpu_ns(), thread.voluntary_switches()) else {
+        // A worker asleep now went to sleep inside this turn (it was in it at the last
+        // look, and parks only between turns): `switches_before_now` counts that sleep's
+        // switch as still to come, so a turn that blocks once, across both looks, shows it.
+        let (Some(cpu_ns), Some(voluntary)) = (thread.cpu_ns(), thread.switches_before_now())
+        else {
             continue;
         };
         *probe.watch.lock() = Some(Watch {

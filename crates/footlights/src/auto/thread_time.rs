@@ -9,7 +9,8 @@
 //! * **Linux** (the default there): the thread's CPU clock (`pthread_getcpuclockid` and
 //!   `clock_gettime`, readable from any thread of the process), its voluntary switches from
 //!   `getrusage(RUSAGE_THREAD)` for itself and from `/proc/self/task/<tid>/status` for
-//!   another thread.
+//!   another thread (with its state there: a thread asleep now has its sleep's switch
+//!   counted as still to come, since the count moves when it leaves the CPU).
 //! * **Everywhere else**, and on Linux when built with `--cfg footlights_portable` (so the
 //!   tests exercise this path on the machines the project runs on): the standard library
 //!   offers no thread's CPU time and no context-switch counts, so every reading is `None`.
@@ -49,14 +50,19 @@ mod platform {
             clock_ns(self.cpu_clock)
         }
 
-        /// The thread's voluntary context switches so far, from `/proc`.
-        pub(in crate::auto) fn voluntary_switches(&self) -> Option<u64> {
+        /// The thread's voluntary context switches before what it is doing now, from
+        /// `/proc`: so far, less the one that took it off the CPU if it is asleep or
+        /// waiting now (state `S` or `D`). The count moves when a thread leaves the CPU,
+        /// not when it comes back, so without that a thread that stays in one sleep from
+        /// this reading to a later one would show no switch between the two.
+        pub(in crate::auto) fn switches_before_now(&self) -> Option<u64> {
             let path = format!("/proc/self/task/{}/status", self.tid);
             let status = std::fs::read_to_string(path).ok()?;
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-                .and_then(|v| v.trim().parse().ok())
+            let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name));
+            let switches: u64 = field("voluntary_ctxt_switches:")?.trim().parse().ok()?;
+            let asleep = field("State:")
+                .is_some_and(|state| matches!(state.trim_start().chars().next(), Some('S' | 'D')));
+            Some(switches.saturating_sub(u64::from(asleep)))
         }
     }
 
@@ -106,7 +112,7 @@ mod platform {
         }
 
         /// Unknown here.
-        pub(in crate::auto) fn voluntary_switches(&self) -> Option<u64> {
+        pub(in crate::auto) fn switches_before_now(&self) -> Option<u64> {
             None
         }
     }
@@ -163,7 +169,29 @@ mod tests {
             (None, None) => assert_eq!(me.is_some(), READS),
             other => panic!("inconsistent readings {other:?}"),
         }
-        let theirs = me.and_then(|me| me.voluntary_switches());
+        let theirs = me.and_then(|me| me.switches_before_now());
         assert_eq!(theirs.is_some(), READS);
+    }
+
+    #[test]
+    fn a_sleep_under_way_counts_as_a_switch_still_to_come() {
+        // Another thread reads this one's count while it sleeps (as the controller reads
+        // a worker inside a long turn): the sleep's switch must show between that reading
+        // and the sleeper's own once it wakes, though it happened before the reading.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sleeper = std::thread::spawn(move || {
+            tx.send(ThreadTime::current()).expect("the reader waits");
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            own_voluntary_switches()
+        });
+        let me = rx.recv().expect("the sleeper sends");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let during = me.and_then(|me| me.switches_before_now());
+        let after = sleeper.join().expect("the sleeper ends");
+        match (during, after) {
+            (Some(d), Some(a)) => assert!(a > d, "{d} during the sleep, {a} after it"),
+            (None, None) => assert_eq!(me.is_some(), READS),
+            other => panic!("inconsistent readings {other:?}"),
+        }
     }
 }
