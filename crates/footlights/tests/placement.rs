@@ -560,21 +560,28 @@ fn without_thread_cpu_time_a_blocking_actor_stays_in_the_pool() {
     assert_eq!(system.metrics().placement_moves, 0);
 }
 
-/// Sends increments to a counter from inside the runtime, one per turn (so the counter
-/// gets its messages one at a time), up to the number it was told.
-struct Producer {
-    counter: Addr<Recorder>,
+/// Sends `message(n)` for n = 1, 2, ... to an actor from inside the runtime, one per turn
+/// (so the receiver gets its messages one at a time), up to the number it was told.
+struct Producer<A: Actor> {
+    to: Addr<A>,
+    message: fn(u64) -> A::Msg,
     next: u64,
 }
-impl Actor for Producer {
+impl<A: Actor> Producer<A> {
+    fn new(to: Addr<A>, message: fn(u64) -> A::Msg) -> Producer<A> {
+        Producer {
+            to,
+            message,
+            next: 0,
+        }
+    }
+}
+impl<A: Actor> Actor for Producer<A> {
     type Msg = u64;
     fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
         if self.next < last {
             self.next += 1;
-            let _ = self.counter.send(RecMsg::Seq {
-                sender: 0,
-                seq: self.next,
-            });
+            let _ = self.to.send((self.message)(self.next));
             let _ = ctx.addr().send(last);
         }
     }
@@ -597,10 +604,10 @@ fn auto_placement_runs_a_cheap_leaf_inline() {
         .build()
         .expect("a system starts");
     let counter = system.spawn(Recorder::default());
-    let producer = system.spawn(Producer {
-        counter: counter.clone(),
-        next: 0,
-    });
+    let producer = system.spawn(Producer::new(counter.clone(), |seq| RecMsg::Seq {
+        sender: 0,
+        seq,
+    }));
     let mut total = 0;
     let deadline = Instant::now() + PATIENCE;
     while counter.site() != Site::Inline {
@@ -621,11 +628,13 @@ fn auto_placement_runs_a_cheap_leaf_inline() {
 
 /// A leaf whose handler spins (or sleeps, if `sleeps`) for what `cost` says (nanoseconds
 /// a message), so that a test can change its phase while it runs; it counts its messages.
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 struct Phased {
     cost: Arc<AtomicU64>,
     sleeps: bool,
     handled: Arc<AtomicU64>,
 }
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 impl Actor for Phased {
     type Msg = ();
     fn handle(&mut self, _: &mut Context<Self>, (): ()) {
@@ -642,35 +651,20 @@ impl Actor for Phased {
     }
 }
 
-/// Sends one message to a [`Phased`] leaf per turn, up to the count it was told (as
-/// [`Producer`] does for a counter).
-struct Feeder {
-    leaf: Addr<Phased>,
-    sent: u64,
-}
-impl Actor for Feeder {
-    type Msg = u64;
-    fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
-        if self.sent < last {
-            self.sent += 1;
-            let _ = self.leaf.send(());
-            let _ = ctx.addr().send(last);
-        }
-    }
-}
-
-/// A [`Phased`] leaf and its [`Feeder`] on one worker under automatic placement (one
+/// A [`Phased`] leaf and its [`Producer`] on one worker under automatic placement (one
 /// message per feeder turn, so that the leaf gets its messages one at a time, as in
 /// `auto_placement_runs_a_cheap_leaf_inline`).
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 struct PhasedLeaf {
     system: System,
     leaf: Addr<Phased>,
-    feeder: Addr<Feeder>,
+    feeder: Addr<Producer<Phased>>,
     cost: Arc<AtomicU64>,
     handled: Arc<AtomicU64>,
     sent: u64,
 }
 
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 impl PhasedLeaf {
     fn new(sleeps: bool) -> PhasedLeaf {
         let system = System::builder()
@@ -688,10 +682,7 @@ impl PhasedLeaf {
             sleeps,
             handled: Arc::clone(&handled),
         });
-        let feeder = system.spawn(Feeder {
-            leaf: leaf.clone(),
-            sent: 0,
-        });
+        let feeder = system.spawn(Producer::new(leaf.clone(), |_| ()));
         PhasedLeaf {
             system,
             leaf,
@@ -734,6 +725,7 @@ impl PhasedLeaf {
 /// Turns of 10 ms each: long enough for the controller to watch one (it watches a turn it
 /// finds in progress at two looks, 2 ms apart) and to judge it by more than `BUSY_CPU` of
 /// CPU, or by the CPU it gave up.
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
 const LONG: Duration = Duration::from_millis(10);
 
 /// A cheap leaf runs inline (as above); when its handler turns CPU-heavy it goes back to
