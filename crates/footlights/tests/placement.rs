@@ -632,13 +632,11 @@ fn auto_placement_runs_a_cheap_leaf_inline() {
 
 /// A leaf whose handler spins (or sleeps, if `sleeps`) for what `cost` says (nanoseconds
 /// a message), so that a test can change its phase while it runs; it counts its messages.
-#[cfg(all(target_os = "linux", not(footlights_portable)))]
 struct Phased {
     cost: Arc<AtomicU64>,
     sleeps: bool,
     handled: Arc<AtomicU64>,
 }
-#[cfg(all(target_os = "linux", not(footlights_portable)))]
 impl Actor for Phased {
     type Msg = ();
     fn handle(&mut self, _: &mut Context<Self>, (): ()) {
@@ -658,7 +656,6 @@ impl Actor for Phased {
 /// A [`Phased`] leaf and its [`Producer`] on one worker under automatic placement (one
 /// message per feeder turn, so that the leaf gets its messages one at a time, as in
 /// `auto_placement_runs_a_cheap_leaf_inline`).
-#[cfg(all(target_os = "linux", not(footlights_portable)))]
 struct PhasedLeaf {
     system: System,
     leaf: Addr<Phased>,
@@ -668,7 +665,6 @@ struct PhasedLeaf {
     sent: u64,
 }
 
-#[cfg(all(target_os = "linux", not(footlights_portable)))]
 impl PhasedLeaf {
     fn new(sleeps: bool) -> PhasedLeaf {
         let system = System::builder()
@@ -764,6 +760,22 @@ fn auto_placement_moves_an_inline_leaf_that_blocks_not_its_sender() {
         Site::Pool,
         "the sender stays in the pool"
     );
+    rig.check();
+}
+
+/// A cheap leaf runs inline; when its handler takes 10 µs a message it goes back to the
+/// pool (its sender's turns were doing its work, which the hand-off saved does not pay
+/// for), although no turn of it is long enough to be watched nor is it CPU-heavy; cheap
+/// again, it runs inline again. Until an inline turn inside a sampled turn was sampled
+/// as its own, the leaf was never sampled while inline, and stayed there for good.
+#[test]
+fn auto_placement_takes_a_leaf_out_of_line_when_its_handler_grows_costly() {
+    let mut rig = PhasedLeaf::new(false);
+    rig.feed_until("a cheap leaf runs inline", 20_000, Site::Inline);
+    rig.costs(Duration::from_micros(10));
+    rig.feed_until("a costly leaf goes back to the pool", 2_000, Site::Pool);
+    rig.costs(Duration::ZERO);
+    rig.feed_until("a leaf cheap again runs inline again", 20_000, Site::Inline);
     rig.check();
 }
 

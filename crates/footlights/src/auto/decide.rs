@@ -28,7 +28,11 @@
 //!    inline: its senders run it directly, with no hand-off. A leaf whose messages queue
 //!    up stays where it is: its turns handle them in batches, and inlining a flood would
 //!    make its sender do all the work while other workers idle (counting on two cores
-//!    took 1.5 times as long that way).
+//!    took 1.5 times as long that way). An inline actor's turns are sampled inside its
+//!    senders' sampled turns, as turns of its own; one whose handler has grown costly
+//!    (above [`COSTLY_NS_PER_MESSAGE`], four times the bound for inlining, on average and
+//!    in at least half of its sampled turns, as for rule 2) goes back to the pool: its
+//!    senders' turns were doing its work, which the hand-off saved no longer pays for.
 //! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
 //!    light actors with many *cross-stage* sends, each with at most two chatty partners
 //!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
@@ -98,7 +102,9 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
 use super::moves::Mover;
-use super::observe::{HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed};
+use super::observe::{
+    COSTLY_NS_PER_MESSAGE, HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed,
+};
 use crate::placement::{Placement, SchedulerKind, Site};
 
 /// The largest estimated load, in cores, of a group pinned to one stage.
@@ -175,9 +181,15 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
             mover.relocate(&o.actor, Placement::Pool);
         }
     }
-    // 3: cheap leaves run inline.
+    // 3: cheap leaves run inline, and inline actors grown costly go back to the pool.
     for o in obs.actors.values() {
         if !movable(o) || o.heavy || o.blocked_for_good {
+            continue;
+        }
+        if o.actor.home().target() == Site::Inline {
+            if costly_inline(o) {
+                mover.relocate(&o.actor, Placement::Pool);
+            }
             continue;
         }
         // Whether the messages come from actors does not matter: a send from outside
@@ -204,6 +216,16 @@ fn cheap_again(o: &Observed) -> bool {
         && o.ns_per_message() < HEAVY_NS_PER_MESSAGE * HEAVY_CLEARS_AT
         && o.heavy_turns < o.turns * 0.5 * HEAVY_CLEARS_AT
         && o.busy < LONG_TURNS * HEAVY_CLEARS_AT
+}
+
+/// Whether the samples of an inline actor show its handler too costly to run inline
+/// (rule 3): enough sampled turns, above [`COSTLY_NS_PER_MESSAGE`] on average and in at
+/// least half of them (so that one sampled turn preempted for milliseconds does not move
+/// a cheap leaf).
+fn costly_inline(o: &Observed) -> bool {
+    o.turns >= MIN_TURNS
+        && o.ns_per_message() >= COSTLY_NS_PER_MESSAGE
+        && o.costly_turns * 2.0 >= o.turns
 }
 
 /// Rule 5: on a lone work-stealing worker, chooses between hand-off order and plain FIFO
@@ -406,6 +428,31 @@ mod tests {
         );
         assert!(
             !cheap_again(&seen(MIN_TURNS / 2.0, 1_000.0, 0.0, 0.0)),
+            "too few samples to say"
+        );
+    }
+
+    #[test]
+    fn an_inline_actor_leaves_only_when_most_of_its_turns_are_costly() {
+        let inline = |turns: f64, ns_per_message: f64, costly_turns: f64| {
+            let mut o = seen(turns, ns_per_message, 0.0, 0.0);
+            o.costly_turns = costly_turns;
+            o
+        };
+        assert!(
+            costly_inline(&inline(4.0, 10_000.0, 4.0)),
+            "costly in every sampled turn"
+        );
+        assert!(
+            !costly_inline(&inline(4.0, CHEAP_NS_PER_MESSAGE * 2.0, 4.0)),
+            "above the bound for inlining, but within the margin"
+        );
+        assert!(
+            !costly_inline(&inline(4.0, 10_000.0, 1.0)),
+            "costly on average through one sampled turn in four (a preempted one)"
+        );
+        assert!(
+            !costly_inline(&inline(MIN_TURNS / 2.0, 10_000.0, 1.0)),
             "too few samples to say"
         );
     }

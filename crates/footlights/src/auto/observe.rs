@@ -74,6 +74,12 @@ pub const BUSY_CPU: Duration = Duration::from_millis(1);
 const BLOCKED_NS: u64 = 5_000_000;
 /// Handler time per message above which a sampled turn, or an actor, is CPU-heavy.
 pub(super) const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
+/// Handler time per message above which a sampled turn, or an inline actor, is too costly
+/// to run inline: four times what inlining asks (`CHEAP_NS_PER_MESSAGE` of `decide.rs`),
+/// so that a leaf near that bound does not flip at every decision. Inline, each message's
+/// handler runs inside its sender's turn, which the hand-off it saves (a fraction of a
+/// microsecond) no longer pays for.
+pub(super) const COSTLY_NS_PER_MESSAGE: f64 = 4_000.0;
 /// Distinct receivers recorded per sampled turn; further sends are only counted.
 const MAX_RECEIVERS: usize = 8;
 /// Decisions for which a pair of actors seen talking stays in view (the averages fade by
@@ -153,8 +159,9 @@ pub(super) struct StageProbe {
 struct WorkerProbe {
     probe: Arc<StageProbe>,
     started: Cell<Option<Instant>>,
-    /// Time the sampled turn spent waking other threads.
-    waking_ns: Cell<u64>,
+    /// Time the sampled turn spent on what is not its handler's work: waking other
+    /// threads, and the turns of inline actors it ran.
+    not_its_own_ns: Cell<u64>,
     sends: RefCell<Vec<SendSample>>,
     other_sends: Cell<u32>,
 }
@@ -177,7 +184,7 @@ impl Observer for Auto {
         Box::new(WorkerProbe {
             probe,
             started: Cell::new(None),
-            waking_ns: Cell::new(0),
+            not_its_own_ns: Cell::new(0),
             sends: RefCell::new(Vec::new()),
             other_sends: Cell::new(0),
         })
@@ -192,7 +199,7 @@ impl Drop for WorkerProbe {
 
 impl Recorder for WorkerProbe {
     fn sample_begins(&self) {
-        self.waking_ns.set(0);
+        self.not_its_own_ns.set(0);
         self.started.set(Some(Instant::now()));
     }
 
@@ -218,8 +225,27 @@ impl Recorder for WorkerProbe {
     fn waking(&self, wake: &mut dyn FnMut()) {
         let start = Instant::now();
         wake();
-        self.waking_ns
-            .set(self.waking_ns.get() + nanos(start.elapsed()));
+        self.not_its_own_ns
+            .set(self.not_its_own_ns.get() + nanos(start.elapsed()));
+    }
+
+    fn inline_turn(&self, turn: &mut dyn FnMut()) {
+        // The sampled turn's record waits on the stack while the inline turn keeps its own.
+        let outer = (
+            self.started.take(),
+            self.not_its_own_ns.replace(0),
+            std::mem::take(&mut *self.sends.borrow_mut()),
+            self.other_sends.replace(0),
+        );
+        let start = Instant::now();
+        self.started.set(Some(start));
+        turn();
+        let spent = nanos(start.elapsed());
+        let (started, not_its_own_ns, sends, other_sends) = outer;
+        self.started.set(started);
+        self.not_its_own_ns.set(not_its_own_ns + spent);
+        *self.sends.borrow_mut() = sends;
+        self.other_sends.set(other_sends);
     }
 
     fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool) {
@@ -231,7 +257,7 @@ impl Recorder for WorkerProbe {
                 reported = true;
                 probe.samples.lock().push(Sample::Turn {
                     actor: actor(),
-                    wall_ns: nanos(started.elapsed()).saturating_sub(self.waking_ns.get()),
+                    wall_ns: nanos(started.elapsed()).saturating_sub(self.not_its_own_ns.get()),
                     handled,
                     sends: std::mem::take(&mut *self.sends.borrow_mut()),
                     other_sends: self.other_sends.replace(0),
@@ -277,6 +303,8 @@ pub(super) struct Observed {
     pub(super) busy: f64,
     /// Sampled turns that took at least [`HEAVY_NS_PER_MESSAGE`] per message (decaying).
     pub(super) heavy_turns: f64,
+    /// Sampled turns that took at least [`COSTLY_NS_PER_MESSAGE`] per message (decaying).
+    pub(super) costly_turns: f64,
     /// Judged blocking once: kept on a dedicated stage.
     pub(super) blocked_for_good: bool,
     /// Judged CPU-heavy, until its samples show it cheap again: kept in the pool.
@@ -302,6 +330,7 @@ impl Observed {
             blocked: 0.0,
             busy: 0.0,
             heavy_turns: 0.0,
+            costly_turns: 0.0,
             blocked_for_good: false,
             heavy: false,
             received: 0.0,
@@ -426,8 +455,12 @@ impl Observations {
                         o.wall_ns += wall_ns as f64;
                         o.handled += handled as f64;
                         o.sends += f64::from(total);
-                        if wall_ns as f64 >= HEAVY_NS_PER_MESSAGE * handled.max(1) as f64 {
+                        let per_message = wall_ns as f64 / handled.max(1) as f64;
+                        if per_message >= HEAVY_NS_PER_MESSAGE {
                             o.heavy_turns += 1.0;
+                        }
+                        if per_message >= COSTLY_NS_PER_MESSAGE {
+                            o.costly_turns += 1.0;
                         }
                         for send in sends {
                             let to = key(&send.to);
@@ -504,6 +537,7 @@ impl Observations {
             o.blocked *= 0.5;
             o.busy *= 0.5;
             o.heavy_turns *= 0.5;
+            o.costly_turns *= 0.5;
             !o.actor.is_stopped()
                 && (o.turns >= 0.05
                     || o.received >= 0.05
@@ -610,6 +644,74 @@ pub(super) mod tests {
             obs.decay();
         }
         most
+    }
+
+    /// Runs for `d` on the CPU.
+    fn spin(d: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < d {
+            std::hint::spin_loop();
+        }
+    }
+
+    #[test]
+    fn an_inline_turn_in_a_sampled_turn_is_sampled_as_its_own() {
+        let auto = Auto::new(crate::placement::PlacementMode::Auto);
+        let parker = crate::sync::Parker::new();
+        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
+        let recorder = auto.worker_started(&stage);
+        let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
+        let (sender, leaf, sink) = (actor(Site::Pool), actor(Site::Inline), actor(Site::Pool));
+        let to = |actor: &Task| (Arc::as_ptr(actor).cast::<()>(), Arc::clone(actor));
+        let inline_for = Duration::from_millis(50);
+        recorder.sample_begins();
+        let (leaf_ptr, leaf_ref) = to(&leaf);
+        recorder.sent(&|| Arc::clone(&leaf_ref), leaf_ptr, false);
+        recorder.inline_turn(&mut || {
+            // The inline turn: its own time, and a send of its own.
+            spin(inline_for);
+            let (sink_ptr, sink_ref) = to(&sink);
+            recorder.sent(&|| Arc::clone(&sink_ref), sink_ptr, false);
+            recorder.turn_ended(&|| Arc::clone(&leaf), 1, 2, true);
+        });
+        recorder.turn_ended(&|| Arc::clone(&sender), 1, 1, true);
+
+        let samples = std::mem::take(&mut *auto.stages.lock()[0].samples.lock());
+        let turns: Vec<_> = samples
+            .iter()
+            .map(|sample| match sample {
+                Sample::Turn {
+                    actor,
+                    wall_ns,
+                    sends,
+                    ..
+                } => (
+                    key(actor),
+                    *wall_ns,
+                    sends.iter().map(|s| key(&s.to)).collect(),
+                ),
+                Sample::Long { .. } => panic!("no turn was watched"),
+            })
+            .collect::<Vec<(usize, u64, Vec<usize>)>>();
+        assert_eq!(
+            turns.len(),
+            2,
+            "one sample each for the leaf and its sender"
+        );
+        let (leaf_turn, sender_turn) = (&turns[0], &turns[1]);
+        assert_eq!(leaf_turn.0, key(&leaf));
+        assert!(
+            leaf_turn.1 >= nanos(inline_for),
+            "the inline turn's time is its own"
+        );
+        assert_eq!(leaf_turn.2, vec![key(&sink)], "and so are its sends");
+        assert_eq!(sender_turn.0, key(&sender));
+        assert!(
+            sender_turn.1 < nanos(inline_for) / 2,
+            "the sender's time leaves the inline turn out: {} ns",
+            sender_turn.1
+        );
+        assert_eq!(sender_turn.2, vec![key(&leaf)], "its sends are its own");
     }
 
     #[test]

@@ -52,6 +52,13 @@ pub(crate) trait Recorder {
     /// of a cross-thread hand-off, not the handler's.
     fn waking(&self, wake: &mut dyn FnMut());
 
+    /// Runs `turn`, the turn of an inline actor that the sampled turn's send runs in
+    /// place, as a sampled turn of its own: its time and its sends are the inline
+    /// actor's (reported by its own [`Recorder::turn_ended`]), and the sampled turn's
+    /// time leaves it out, as it leaves out a wake's. The sampled turn's record goes on
+    /// after it.
+    fn inline_turn(&self, turn: &mut dyn FnMut());
+
     /// A sampled or watched turn ended, having handled `handled` messages; `turns` is the
     /// stage's turn count (this turn included), and `sampled` says whether it was sampled.
     /// `actor` makes a reference to the actor.
@@ -129,15 +136,5 @@ impl Sampler {
     #[inline]
     pub(crate) fn turn_finished(&self) {
         self.sampling.set(false);
-    }
-
-    /// Stops sampling for a nested inline turn; returns what to restore.
-    pub(crate) fn pause(&self) -> bool {
-        self.sampling.replace(false)
-    }
-
-    /// Restores sampling after a nested inline turn.
-    pub(crate) fn resume(&self, sampling: bool) {
-        self.sampling.set(sampling);
     }
 }

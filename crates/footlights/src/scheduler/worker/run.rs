@@ -251,15 +251,27 @@ impl Worker {
     }
 
     /// Runs a turn of an inline actor whose mailbox the caller's push found idle, and
-    /// whose scheduling the caller has counted (`WorkerStats::sent_waking`).
+    /// whose scheduling the caller has counted (`WorkerStats::sent_waking`). Inside a
+    /// sampled turn, the inline turn is sampled too, as a turn of its own
+    /// ([`Recorder::inline_turn`](super::super::probe::Recorder::inline_turn)): otherwise
+    /// an inline actor would never be sampled at all, its time would count as its
+    /// sender's, and one whose handler grew costly would stay inline for good.
     pub(crate) fn run_inline_counted(&self, task: Task) {
         bump(&self.stats().inline_turns);
         bump(&self.stats().turns);
         let depth = self.inline_depth.get();
         self.inline_depth.set(depth + 1);
-        let sampling = self.sampler.pause();
-        task.run_turn(self);
-        self.sampler.resume(sampling);
+        match self.sampler.recorder() {
+            Some(recorder) if self.sampler.sampling() => {
+                let mut task = Some(task);
+                recorder.inline_turn(&mut || {
+                    if let Some(task) = task.take() {
+                        task.run_turn(self);
+                    }
+                });
+            }
+            _ => task.run_turn(self),
+        }
         self.inline_depth.set(depth);
     }
 
@@ -275,16 +287,13 @@ impl Worker {
     #[cold]
     #[inline(never)]
     pub(super) fn report_turn_end(&self, actor: &dyn Fn() -> Task, handled: u64) {
-        let inline = self.inline_depth.get() > 0;
         if let Some(recorder) = self.sampler.recorder() {
             let turns = self.stats().turns.load(Ordering::Relaxed);
-            // An inline turn inside another is never sampled on its own (its sends and time
-            // are the sampled outer turn's), but a watch the controller put on it is its
-            // own: an inline turn counts as a turn, so the watch names it, and a long
-            // inline turn is this actor's long turn, not its sender's. Otherwise an inline
-            // actor that turned CPU-heavy could never be seen so, and would stay inline.
-            let sampled = !inline && self.sampler.sampling();
-            recorder.turn_ended(actor, handled, turns, sampled);
+            // An inline turn is sampled on its own inside a sampled turn (see
+            // `run_inline_counted`), and a watch the controller put on it is its own too:
+            // an inline turn counts as a turn, so the watch names it, and a long inline
+            // turn is this actor's long turn, not its sender's.
+            recorder.turn_ended(actor, handled, turns, self.sampler.sampling());
         }
     }
 
