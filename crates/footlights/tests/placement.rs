@@ -770,10 +770,31 @@ fn auto_placement_moves_an_inline_leaf_that_blocks_not_its_sender() {
 /// as its own, the leaf was never sampled while inline, and stayed there for good.
 #[test]
 fn auto_placement_takes_a_leaf_out_of_line_when_its_handler_grows_costly() {
+    out_of_line_and_back(Duration::from_micros(10));
+}
+
+/// As above, with handlers of 200 µs and 1 ms a message: turns too long to be sampled
+/// often by count (one turn in about 512 is), too short to be watched (a watch needs a
+/// turn in progress at two looks, 2 ms apart). Until the controller asked a stage whose
+/// turns never came round by count for a sample of its next turn, such a leaf was sampled
+/// about once in 100 ms to 500 ms, its samples faded by half every 10 ms, two never stood
+/// at once, and it stayed inline for good.
+#[test]
+fn auto_placement_takes_a_leaf_out_of_line_when_its_turns_are_too_long_to_sample_by_count() {
+    out_of_line_and_back(Duration::from_micros(200));
+    out_of_line_and_back(Duration::from_millis(1));
+}
+
+/// A cheap leaf runs inline; at `cost` a message it goes back to the pool; cheap again, it
+/// runs inline again.
+fn out_of_line_and_back(cost: Duration) {
     let mut rig = PhasedLeaf::new(false);
     rig.feed_until("a cheap leaf runs inline", 20_000, Site::Inline);
-    rig.costs(Duration::from_micros(10));
-    rig.feed_until("a costly leaf goes back to the pool", 2_000, Site::Pool);
+    rig.costs(cost);
+    // About 20 ms of the leaf's work at a time.
+    let batch = (Duration::from_millis(20).as_nanos() / cost.as_nanos()).max(1);
+    let batch = u64::try_from(batch).expect("a small batch");
+    rig.feed_until("a costly leaf goes back to the pool", batch, Site::Pool);
     rig.costs(Duration::ZERO);
     rig.feed_until("a leaf cheap again runs inline again", 20_000, Site::Inline);
     rig.check();

@@ -163,8 +163,8 @@ fn place_communities(obs: &Observations, mover: &Mover, threads: usize) -> Place
         });
         c.members.push(x);
         let o = &obs.actors[key];
-        if o.handled > 0.0 {
-            c.ns_per_message.push(o.ns_per_message());
+        if o.cost.handled > 0.0 {
+            c.ns_per_message.push(o.cost.ns_per_message());
         }
     }
     for &(x, y) in &pairs {

@@ -163,9 +163,10 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
             continue;
         }
         let site = o.actor.home().target();
-        if (o.turns >= MIN_TURNS
-            && o.ns_per_message() >= HEAVY_NS_PER_MESSAGE
-            && o.heavy_turns * 2.0 >= o.turns)
+        let cost = &o.cost;
+        if (cost.turns >= MIN_TURNS
+            && cost.ns_per_message() >= HEAVY_NS_PER_MESSAGE
+            && cost.heavy_turns * 2.0 >= cost.turns)
             || o.busy >= LONG_TURNS
         {
             o.heavy = true;
@@ -197,10 +198,11 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
         // Inline only what arrives one message at a time: a leaf whose messages queue up
         // is handled in batches, which inlining would undo (and a flood's sender would
         // do all the work itself, leaving the other workers idle).
-        let one_at_a_time = o.handled <= o.turns * 1.5;
-        let leaf = o.turns >= MIN_TURNS && o.sends == 0.0 && one_at_a_time;
+        let cost = &o.cost;
+        let one_at_a_time = cost.handled <= cost.turns * 1.5;
+        let leaf = cost.turns >= MIN_TURNS && cost.sends == 0.0 && one_at_a_time;
         if leaf
-            && o.ns_per_message() <= CHEAP_NS_PER_MESSAGE
+            && cost.ns_per_message() <= CHEAP_NS_PER_MESSAGE
             && o.actor.home().target() == Site::Pool
         {
             mover.relocate(&o.actor, Placement::Inline);
@@ -212,9 +214,10 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
 /// Whether the samples of an actor judged CPU-heavy show it cheap again (rule 2): enough
 /// sampled turns, each bound that made it heavy undercut by [`HEAVY_CLEARS_AT`].
 fn cheap_again(o: &Observed) -> bool {
-    o.turns >= MIN_TURNS
-        && o.ns_per_message() < HEAVY_NS_PER_MESSAGE * HEAVY_CLEARS_AT
-        && o.heavy_turns < o.turns * 0.5 * HEAVY_CLEARS_AT
+    let cost = &o.cost;
+    cost.turns >= MIN_TURNS
+        && cost.ns_per_message() < HEAVY_NS_PER_MESSAGE * HEAVY_CLEARS_AT
+        && cost.heavy_turns < cost.turns * 0.5 * HEAVY_CLEARS_AT
         && o.busy < LONG_TURNS * HEAVY_CLEARS_AT
 }
 
@@ -223,9 +226,10 @@ fn cheap_again(o: &Observed) -> bool {
 /// least half of them (so that one sampled turn preempted for milliseconds does not move
 /// a cheap leaf).
 fn costly_inline(o: &Observed) -> bool {
-    o.turns >= MIN_TURNS
-        && o.ns_per_message() >= COSTLY_NS_PER_MESSAGE
-        && o.costly_turns * 2.0 >= o.turns
+    let cost = &o.cost;
+    cost.turns >= MIN_TURNS
+        && cost.ns_per_message() >= COSTLY_NS_PER_MESSAGE
+        && cost.costly_turns * 2.0 >= cost.turns
 }
 
 /// Rule 5: on a lone work-stealing worker, chooses between hand-off order and plain FIFO
@@ -399,10 +403,10 @@ mod tests {
     fn seen(turns: f64, ns_per_message: f64, heavy_turns: f64, busy: f64) -> Observed {
         let actor: Task = Arc::new(Idle(Home::new(Target::Site(Site::Pool), true)));
         let mut o = Observed::new(actor);
-        o.turns = turns;
-        o.handled = turns;
-        o.wall_ns = turns * ns_per_message;
-        o.heavy_turns = heavy_turns;
+        o.cost.turns = turns;
+        o.cost.handled = turns;
+        o.cost.wall_ns = turns * ns_per_message;
+        o.cost.heavy_turns = heavy_turns;
         o.busy = busy;
         o
     }
@@ -436,7 +440,7 @@ mod tests {
     fn an_inline_actor_leaves_only_when_most_of_its_turns_are_costly() {
         let inline = |turns: f64, ns_per_message: f64, costly_turns: f64| {
             let mut o = seen(turns, ns_per_message, 0.0, 0.0);
-            o.costly_turns = costly_turns;
+            o.cost.costly_turns = costly_turns;
             o
         };
         assert!(

@@ -15,6 +15,16 @@
 //!   hand-off that co-location would save). That gives message counts per pair of actors
 //!   and handler time per actor, scaled by the sampling rate. An unsampled turn costs one
 //!   counter decrement and a flag test.
+//! * **Turns, by time.** A count of turns comes round too rarely where turns are long:
+//!   at 100 µs a turn, one in [`SAMPLE_EVERY`] is one in 50 ms, and the averages fade
+//!   by half every decision (about 10 ms), so two samples of such an actor never stood
+//!   at once and it was never judged. So each round the controller asks every stage that
+//!   is awake and sent no turn chosen by count since the last round for a sample of one
+//!   of its next turns, drawn at random from about a round's worth
+//!   ([`crate::scheduler::stage::Stage::ask_for_sample`]). Such a *timed* sample says
+//!   what a turn of its actor costs (the [`Cost`] of it), but not how many turns there
+//!   are: rates (an actor's load, its sends, who it sends to) come from the turns chosen
+//!   by count alone, which the request does not shift.
 //! * **Long turns, by watching.** The controller looks at every stage each
 //!   [`super::ROUND`]. A stage that has been inside the same turn since the previous look
 //!   is *watched*: the controller notes the time, the thread's CPU clock and its voluntary
@@ -35,8 +45,9 @@
 //! # What is kept
 //!
 //! Every round the controller folds the new samples into [`Observations`]: per actor,
-//! sums of sampled turns, wall time, messages, sends, long turns seen blocked or busy, and
-//! who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
+//! sums of the turns sampled by count, their wall time and sends, what every sampled turn
+//! says of its handler (its [`Cost`]: time per message, heavy and costly turns, sends),
+//! long turns seen blocked or busy, and who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
 //! halves them all ([`Observations::decay`]), so old behaviour fades within tens of
 //! milliseconds, and stopped actors and faded pairs are forgotten. (Where rule 4 of
 //! `decide.rs` may apply, the sampled cross-stage sends per pair fade over about 32
@@ -120,6 +131,9 @@ enum Sample {
         handled: u64,
         sends: Vec<SendSample>,
         other_sends: u32,
+        /// Asked for by time ([`Stage::ask_for_sample`]) rather than chosen by count: it
+        /// says what a turn costs, not how many turns there are.
+        timed: bool,
     },
     /// A watched long turn: wall and CPU time since the controller began to watch it, and
     /// whether the thread gave up the CPU by itself meanwhile (slept or waited) rather
@@ -164,6 +178,8 @@ struct WorkerProbe {
     not_its_own_ns: Cell<u64>,
     sends: RefCell<Vec<SendSample>>,
     other_sends: Cell<u32>,
+    /// The sampled turn in progress was asked for by time.
+    timed: Cell<bool>,
 }
 
 impl Observer for Auto {
@@ -187,6 +203,7 @@ impl Observer for Auto {
             not_its_own_ns: Cell::new(0),
             sends: RefCell::new(Vec::new()),
             other_sends: Cell::new(0),
+            timed: Cell::new(false),
         })
     }
 }
@@ -198,7 +215,8 @@ impl Drop for WorkerProbe {
 }
 
 impl Recorder for WorkerProbe {
-    fn sample_begins(&self) {
+    fn sample_begins(&self, timed: bool) {
+        self.timed.set(timed);
         self.not_its_own_ns.set(0);
         self.started.set(Some(Instant::now()));
     }
@@ -261,6 +279,7 @@ impl Recorder for WorkerProbe {
                     handled,
                     sends: std::mem::take(&mut *self.sends.borrow_mut()),
                     other_sends: self.other_sends.replace(0),
+                    timed: self.timed.get(),
                 });
             }
         }
@@ -290,21 +309,77 @@ pub(super) fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// What the controller knows of one actor (decaying sums of its samples).
-pub(super) struct Observed {
-    pub(super) actor: Task,
+/// What an actor's sampled turns say of its handler: decaying sums over every sampled
+/// turn, chosen by count or asked for by time. (Rates, such as an actor's load or its
+/// share of all sends, come from the turns chosen by count alone, in [`Observed`].)
+#[derive(Clone, Copy, Default)]
+pub(super) struct Cost {
     pub(super) turns: f64,
     pub(super) wall_ns: f64,
     pub(super) handled: f64,
     pub(super) sends: f64,
+    /// Sampled turns that took at least [`HEAVY_NS_PER_MESSAGE`] per message.
+    pub(super) heavy_turns: f64,
+    /// Sampled turns that took at least [`COSTLY_NS_PER_MESSAGE`] per message.
+    pub(super) costly_turns: f64,
+}
+
+impl Cost {
+    /// Adds a sampled turn of `wall_ns` that handled `handled` messages and sent `sends`.
+    /// A turn that handled none says nothing of the handler, and is left out: an actor
+    /// whose batch ran out with its last message runs an empty turn after it, which
+    /// would otherwise halve its share of costly turns.
+    fn add(&mut self, wall_ns: u64, handled: u64, sends: u32) {
+        if handled == 0 {
+            return;
+        }
+        self.turns += 1.0;
+        self.wall_ns += wall_ns as f64;
+        self.handled += handled as f64;
+        self.sends += f64::from(sends);
+        let per_message = wall_ns as f64 / handled.max(1) as f64;
+        if per_message >= HEAVY_NS_PER_MESSAGE {
+            self.heavy_turns += 1.0;
+        }
+        if per_message >= COSTLY_NS_PER_MESSAGE {
+            self.costly_turns += 1.0;
+        }
+    }
+
+    /// Halves every sum.
+    fn halve(&mut self) {
+        for sum in [
+            &mut self.turns,
+            &mut self.wall_ns,
+            &mut self.handled,
+            &mut self.sends,
+            &mut self.heavy_turns,
+            &mut self.costly_turns,
+        ] {
+            *sum *= 0.5;
+        }
+    }
+
+    /// Average handler time per message.
+    pub(super) fn ns_per_message(&self) -> f64 {
+        self.wall_ns / self.handled.max(1.0)
+    }
+}
+
+/// What the controller knows of one actor (decaying sums of its samples).
+pub(super) struct Observed {
+    pub(super) actor: Task,
+    /// Turns sampled by count, their wall time and their sends: rates, scaled by
+    /// [`SAMPLE_EVERY`].
+    pub(super) turns: f64,
+    pub(super) wall_ns: f64,
+    pub(super) sends: f64,
+    /// What all its sampled turns, timed ones included, say of its handler.
+    pub(super) cost: Cost,
     /// Long turns seen blocked (decaying, like the sums above).
     pub(super) blocked: f64,
     /// Long turns seen computing (decaying).
     pub(super) busy: f64,
-    /// Sampled turns that took at least [`HEAVY_NS_PER_MESSAGE`] per message (decaying).
-    pub(super) heavy_turns: f64,
-    /// Sampled turns that took at least [`COSTLY_NS_PER_MESSAGE`] per message (decaying).
-    pub(super) costly_turns: f64,
     /// Judged blocking once: kept on a dedicated stage.
     pub(super) blocked_for_good: bool,
     /// Judged CPU-heavy, until its samples show it cheap again: kept in the pool.
@@ -325,23 +400,16 @@ impl Observed {
             actor,
             turns: 0.0,
             wall_ns: 0.0,
-            handled: 0.0,
             sends: 0.0,
+            cost: Cost::default(),
             blocked: 0.0,
             busy: 0.0,
-            heavy_turns: 0.0,
-            costly_turns: 0.0,
             blocked_for_good: false,
             heavy: false,
             received: 0.0,
             senders: Vec::new(),
             talked: 0,
         }
-    }
-
-    /// Average handler time per message.
-    pub(super) fn ns_per_message(&self) -> f64 {
-        self.wall_ns / self.handled.max(1.0)
     }
 }
 
@@ -431,10 +499,12 @@ impl Observations {
         o.wall_ns * f64::from(SAMPLE_EVERY) / window
     }
 
-    /// Folds every stage's new samples into the averages.
+    /// Folds every stage's new samples into the averages, and asks a stage that is awake
+    /// and sent no turn chosen by count since the last round for a sample of its next turn.
     pub(super) fn ingest(&mut self, stages: &[Arc<StageProbe>]) {
         for stage in stages {
             let samples = std::mem::take(&mut *stage.samples.lock());
+            let mut counted = false;
             for sample in samples {
                 match sample {
                     Sample::Turn {
@@ -443,25 +513,23 @@ impl Observations {
                         handled,
                         sends,
                         other_sends,
+                        timed,
                     } => {
                         let from = key(&actor);
                         let total: u32 = sends.iter().map(|s| s.count).sum::<u32>() + other_sends;
                         let (track_talk, now) = (self.track_talk, self.decisions);
                         let o = self.observed(&actor);
+                        o.cost.add(wall_ns, handled, total);
+                        if timed {
+                            continue;
+                        }
+                        counted = true;
                         if track_talk && !sends.is_empty() {
                             o.talked = now;
                         }
                         o.turns += 1.0;
                         o.wall_ns += wall_ns as f64;
-                        o.handled += handled as f64;
                         o.sends += f64::from(total);
-                        let per_message = wall_ns as f64 / handled.max(1) as f64;
-                        if per_message >= HEAVY_NS_PER_MESSAGE {
-                            o.heavy_turns += 1.0;
-                        }
-                        if per_message >= COSTLY_NS_PER_MESSAGE {
-                            o.costly_turns += 1.0;
-                        }
                         for send in sends {
                             let to = key(&send.to);
                             let receiver = self.observed(&send.to);
@@ -502,6 +570,12 @@ impl Observations {
                     }
                 }
             }
+            // Where no turn came round by count (the stage's turns were long, or few), the
+            // next one is sampled anyway: an actor whose turns take 100 µs would otherwise
+            // be sampled once in 50 ms, too rarely for two samples to stand at once.
+            if !counted && !stage.stage.is_parked() {
+                stage.stage.ask_for_sample();
+            }
         }
     }
 
@@ -531,15 +605,14 @@ impl Observations {
         self.actors.retain(|k, o| {
             o.turns *= 0.5;
             o.wall_ns *= 0.5;
-            o.handled *= 0.5;
             o.sends *= 0.5;
+            o.cost.halve();
             o.received *= 0.5;
             o.blocked *= 0.5;
             o.busy *= 0.5;
-            o.heavy_turns *= 0.5;
-            o.costly_turns *= 0.5;
             !o.actor.is_stopped()
                 && (o.turns >= 0.05
+                    || o.cost.turns >= 0.05
                     || o.received >= 0.05
                     || o.blocked_for_good
                     || o.heavy
@@ -664,7 +737,7 @@ pub(super) mod tests {
         let (sender, leaf, sink) = (actor(Site::Pool), actor(Site::Inline), actor(Site::Pool));
         let to = |actor: &Task| (Arc::as_ptr(actor).cast::<()>(), Arc::clone(actor));
         let inline_for = Duration::from_millis(50);
-        recorder.sample_begins();
+        recorder.sample_begins(false);
         let (leaf_ptr, leaf_ref) = to(&leaf);
         recorder.sent(&|| Arc::clone(&leaf_ref), leaf_ptr, false);
         recorder.inline_turn(&mut || {
@@ -712,6 +785,88 @@ pub(super) mod tests {
             sender_turn.1
         );
         assert_eq!(sender_turn.2, vec![key(&leaf)], "its sends are its own");
+    }
+
+    /// A sampled turn of `actor` as a worker reports it.
+    fn turn(actor: &Task, wall_ns: u64, handled: u64, to: Option<&Task>, timed: bool) -> Sample {
+        Sample::Turn {
+            actor: Arc::clone(actor),
+            wall_ns,
+            handled,
+            sends: to
+                .map(|to| SendSample {
+                    to: Arc::clone(to),
+                    count: 1,
+                    cross: 1,
+                })
+                .into_iter()
+                .collect(),
+            other_sends: 0,
+            timed,
+        }
+    }
+
+    #[test]
+    fn a_stage_without_a_sample_by_count_is_asked_for_one_that_counts_only_for_cost() {
+        let auto = Auto::new(crate::placement::PlacementMode::Auto);
+        let parker = crate::sync::Parker::new();
+        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
+        let _recorder = auto.worker_started(&stage);
+        let probe = Arc::clone(&auto.stages.lock()[0]);
+        let mut obs = Observations::new(true, true);
+        let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
+        let (a, b) = (actor(Site::Pool), actor(Site::Pool));
+
+        // Nothing came round by count: the awake stage is asked for a sample.
+        obs.ingest(std::slice::from_ref(&probe));
+        assert!(stage.take_sample_request());
+        // The sample asked for says what a turn of `a` costs, and nothing of rates: not
+        // its load, its sends, nor the pair it sent on.
+        probe
+            .samples
+            .lock()
+            .push(turn(&a, 200_000, 1, Some(&b), true));
+        obs.ingest(std::slice::from_ref(&probe));
+        assert!(
+            stage.take_sample_request(),
+            "still nothing by count: asked again"
+        );
+        let seen = &obs.actors[&key(&a)];
+        assert_eq!((seen.cost.turns, seen.cost.sends), (1.0, 1.0));
+        assert_eq!(seen.cost.ns_per_message(), 200_000.0);
+        assert_eq!((seen.turns, seen.wall_ns, seen.sends), (0.0, 0.0, 0.0));
+        assert!(obs.edges.is_empty() && obs.talk.is_empty());
+        assert!(!obs.actors.contains_key(&key(&b)), "nor what `b` received");
+
+        // A turn chosen by count counts for both, and no sample is asked for.
+        probe
+            .samples
+            .lock()
+            .push(turn(&a, 100_000, 1, Some(&b), false));
+        obs.ingest(std::slice::from_ref(&probe));
+        assert!(!stage.take_sample_request());
+        let seen = &obs.actors[&key(&a)];
+        assert_eq!(
+            (seen.cost.turns, seen.turns, seen.wall_ns),
+            (2.0, 1.0, 100_000.0)
+        );
+        assert_eq!(obs.edges.get(&(key(&a), key(&b))), Some(&1.0));
+
+        // A parked stage is not asked.
+        stage.set_parked(true);
+        obs.ingest(std::slice::from_ref(&probe));
+        assert!(!stage.take_sample_request());
+    }
+
+    #[test]
+    fn an_empty_turn_says_nothing_of_the_handler() {
+        let mut cost = Cost::default();
+        cost.add(10_000, 1, 0);
+        cost.add(500, 0, 0);
+        cost.add(10_000, 1, 0);
+        assert_eq!(cost.turns, 2.0, "the empty turn is left out");
+        assert_eq!(cost.costly_turns, 2.0);
+        assert_eq!(cost.ns_per_message(), 10_000.0);
     }
 
     #[test]

@@ -14,7 +14,11 @@
 //!
 //! The scheduler decides *which* turns are recorded, with a [`Sampler`] of its own: about
 //! one turn in [`Observer::period`], with jitter (half to one and a half periods), so that
-//! a ring of actors is not sampled at the same member every time. Without an observer
+//! a ring of actors is not sampled at the same member every time. An observer may also
+//! ask for the next turn of a stage to be sampled ([`Stage::ask_for_sample`]): where
+//! turns are long, a count of turns comes round too rarely to say what they cost, and a
+//! sample asked for by time does. Such a sample is *timed*, and the count goes on after
+//! it where it was. Without an observer
 //! (placement `manual`, the default) a worker pays one flag test per turn. With one, an
 //! unsampled turn costs a counter decrement and a flag test, and the recorder is called
 //! only for a sampled turn (its start, its sends, the time it spends waking other
@@ -41,8 +45,9 @@ pub(crate) trait Observer: Send + Sync {
 
 /// Records one worker's sampled and watched turns. Called only on that worker's thread.
 pub(crate) trait Recorder {
-    /// A sampled turn begins.
-    fn sample_begins(&self);
+    /// A sampled turn begins; `timed` if the observer asked for it
+    /// ([`Stage::ask_for_sample`]) rather than the count chose it.
+    fn sample_begins(&self, timed: bool);
 
     /// The sampled turn sent a message to the actor at `to_ptr`; `to` makes a reference to
     /// it, if the recorder keeps one. `cross`: the receiver last ran on another stage.
@@ -76,6 +81,11 @@ pub(crate) struct Sampler {
     period: u32,
     countdown: Cell<u32>,
     rng: XorShift,
+    /// While a sample the observer asked for waits: the turns the count will have left
+    /// after it (else 0).
+    interrupted: Cell<u32>,
+    /// The stage's turn count at the observer's last request.
+    requested_at: Cell<u64>,
 }
 
 impl Sampler {
@@ -89,6 +99,8 @@ impl Sampler {
             countdown: Cell::new(period),
             rng: XorShift::new(0x9E37_79B9 ^ seed),
             sampling: Cell::new(false),
+            interrupted: Cell::new(0),
+            requested_at: Cell::new(0),
         }
     }
 
@@ -120,15 +132,53 @@ impl Sampler {
         self.begin_sample();
     }
 
+    /// Samples one of the next turns too, as the observer asked
+    /// ([`Stage::take_sample_request`]); `turns` is the stage's turn count now. The turn
+    /// is drawn at random from as many turns as the stage ran since the request before
+    /// (at most a period): the observer asks about once a round, so that is one turn in
+    /// a round's worth, every turn as likely as any other. (Sampling the very next turn
+    /// would favour the turns that follow long ones, since a request mostly arrives
+    /// during a long turn: behind each message of an inline leaf handled with a batch of
+    /// one comes an empty turn of the leaf, and every sample asked for was of that.) The
+    /// count goes on afterwards where it was, so the turns chosen by count stay one in a
+    /// period, and the observer can tell the two kinds apart.
+    #[cold]
+    pub(crate) fn sample_soon(&self, turns: u64) {
+        let since = turns.saturating_sub(self.requested_at.replace(turns));
+        self.sample_within(since);
+    }
+
+    /// Samples one of the next `turns` turns (at least one, at most a period), drawn at
+    /// random, unless the count comes first or a sample asked for still waits.
+    fn sample_within(&self, turns: u64) {
+        if self.interrupted.get() != 0 {
+            return;
+        }
+        let within = turns.clamp(1, u64::from(self.period));
+        let at = 1 + self.rng.below(within) as u32;
+        let left = self.countdown.get();
+        if at < left {
+            self.interrupted.set(left - at);
+            self.countdown.set(at);
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn begin_sample(&self) {
-        // The period varies between 1/2 and 3/2 of the observer's.
-        let jitter = self.period / 2 + self.rng.below(u64::from(self.period)) as u32;
-        self.countdown.set(jitter.max(1));
+        // The turns the count had left when the observer's request cut in.
+        let left = self.interrupted.replace(0);
+        let timed = left > 0;
+        if timed {
+            self.countdown.set(left);
+        } else {
+            // The period varies between 1/2 and 3/2 of the observer's.
+            let jitter = self.period / 2 + self.rng.below(u64::from(self.period)) as u32;
+            self.countdown.set(jitter.max(1));
+        }
         self.sampling.set(true);
         if let Some(recorder) = &self.recorder {
-            recorder.sample_begins();
+            recorder.sample_begins(timed);
         }
     }
 
@@ -136,5 +186,119 @@ impl Sampler {
     #[inline]
     pub(crate) fn turn_finished(&self) {
         self.sampling.set(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parking_lot::Mutex;
+
+    /// An observer whose recorders log, for each sampled turn, whether it was timed.
+    struct Log(Arc<Mutex<Vec<bool>>>);
+
+    impl Observer for Log {
+        fn period(&self) -> u32 {
+            64
+        }
+
+        fn worker_started(&self, _: &Arc<Stage>) -> Box<dyn Recorder> {
+            Box::new(Log(Arc::clone(&self.0)))
+        }
+    }
+
+    impl Recorder for Log {
+        fn sample_begins(&self, timed: bool) {
+            self.0.lock().push(timed);
+        }
+        fn sent(&self, _: &dyn Fn() -> Task, _: *const (), _: bool) {}
+        fn waking(&self, wake: &mut dyn FnMut()) {
+            wake();
+        }
+        fn inline_turn(&self, turn: &mut dyn FnMut()) {
+            turn();
+        }
+        fn turn_ended(&self, _: &dyn Fn() -> Task, _: u64, _: u64, _: bool) {}
+    }
+
+    /// A sampler with `seed`, and the log of its samples.
+    fn sampler(seed: u64) -> (Sampler, Arc<Mutex<Vec<bool>>>) {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let observer: Arc<dyn Observer> = Arc::new(Log(Arc::clone(&log)));
+        let parker = crate::sync::Parker::new();
+        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
+        (Sampler::new(Some(&observer), &stage, seed), log)
+    }
+
+    /// Runs `turns` turns; returns the ones sampled (numbered from `first`) and whether
+    /// each was timed.
+    fn run(sampler: &Sampler, log: &Mutex<Vec<bool>>, first: u64, turns: u64) -> Vec<(u64, bool)> {
+        let mut sampled = Vec::new();
+        for turn in first..first + turns {
+            sampler.turn_starting();
+            if sampler.sampling() {
+                sampled.push((turn, *log.lock().last().expect("a sample was logged")));
+            }
+            sampler.turn_finished();
+        }
+        sampled
+    }
+
+    #[test]
+    fn a_sample_asked_for_comes_within_its_window_and_the_count_goes_on() {
+        let mut positions = [0u32; 16];
+        for seed in 0..400 {
+            let (counted, counted_log) = sampler(seed);
+            let (asked, asked_log) = sampler(seed);
+            let before = run(&counted, &counted_log, 0, 100);
+            assert_eq!(
+                before,
+                run(&asked, &asked_log, 0, 100),
+                "the same seed, the same count"
+            );
+            asked.sample_within(16);
+            let counted_after = run(&counted, &counted_log, 100, 200);
+            let asked_after = run(&asked, &asked_log, 100, 200);
+            let next_by_count = counted_after[0].0;
+            let timed: Vec<_> = asked_after.iter().filter(|(_, timed)| *timed).collect();
+            if let Some(&&(turn, _)) = timed.first() {
+                assert_eq!(timed.len(), 1, "one sample asked for, one taken");
+                assert!((100..116).contains(&turn), "within the window: turn {turn}");
+                assert!(
+                    turn < next_by_count,
+                    "only where the count does not come first"
+                );
+                positions[(turn - 100) as usize] += 1;
+                // The count goes on where it was: its next sample is on the same turn.
+                let counted_next = asked_after.iter().find(|(_, timed)| !*timed);
+                assert_eq!(counted_next.map(|s| s.0), Some(next_by_count));
+            } else {
+                assert!(
+                    next_by_count < 116,
+                    "not taken only where the count came first"
+                );
+            }
+        }
+        // Every turn of the window is as likely as any other (400 draws, 16 turns: about
+        // 25 each; far from none).
+        assert!(
+            positions.iter().all(|&n| n >= 5),
+            "the turn asked for is drawn over the whole window: {positions:?}"
+        );
+    }
+
+    #[test]
+    fn a_stage_passes_a_request_for_a_sample_on_once_and_keeps_its_watch() {
+        let parker = crate::sync::Parker::new();
+        let stage = Stage::new(parker.unparker().clone(), 0);
+        assert!(!stage.wants_turn_end());
+        stage.set_watched(true);
+        stage.ask_for_sample();
+        assert!(stage.wants_turn_end());
+        assert!(stage.take_sample_request());
+        assert!(!stage.take_sample_request(), "taken once");
+        assert!(stage.is_watched(), "the watch stays");
+        stage.set_watched(false);
+        assert!(!stage.wants_turn_end());
     }
 }

@@ -11,11 +11,13 @@
 //! ([`super::dedicated`]).
 //!
 //! Three flags are the stage's state that an observer ([`super::probe`]) may read or set:
-//! whether its worker is parked (kept only on observed systems), whether an observer
-//! watches the turn in progress (its end is then reported), and, for a lone work-stealing
-//! worker, which queue order it keeps (see [`super::worker`]).
+//! whether its worker is parked (kept only on observed systems), what the observer asks
+//! of the end of the turn in progress (a report of that turn, when it watches a long one,
+//! and a sample of the next turn, when the stage's turns are too long to be sampled often
+//! by count; one byte, so that the worker tests both at once), and, for a lone
+//! work-stealing worker, which queue order it keeps (see [`super::worker`]).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use crate::sync::Unparker;
 use crate::sync::deque::{Injector, Steal};
@@ -23,6 +25,11 @@ use crossbeam_utils::CachePadded;
 
 use super::Task;
 use crate::metrics::WorkerStats;
+
+/// [`Stage::attention`]: report the end of the turn in progress.
+const WATCHED: u8 = 1;
+/// [`Stage::attention`]: sample the next turn.
+const SAMPLE_NEXT: u8 = 2;
 
 /// One worker thread's queue for pinned work, its counters, and how to wake it.
 pub(crate) struct Stage {
@@ -32,8 +39,9 @@ pub(crate) struct Stage {
     pub(crate) stats: CachePadded<WorkerStats>,
     /// Set while the worker is parked (observed systems only).
     parked: AtomicBool,
-    /// Set by an observer that wants the end of the turn in progress reported.
-    watched: AtomicBool,
+    /// What an observer asks of the worker at the end of the turn in progress: a report
+    /// of that turn ([`WATCHED`]), a sample of the next turn ([`SAMPLE_NEXT`]), or both.
+    attention: AtomicU8,
     /// A lone work-stealing worker keeps plain FIFO order (else hand-off order).
     fifo: AtomicBool,
     unparker: Unparker,
@@ -49,7 +57,7 @@ impl Stage {
             inbox: Injector::new(),
             stats: CachePadded::new(WorkerStats::default()),
             parked: AtomicBool::new(false),
-            watched: AtomicBool::new(false),
+            attention: AtomicU8::new(0),
             fifo: AtomicBool::new(false),
             unparker,
             actors: AtomicUsize::new(actors),
@@ -117,16 +125,40 @@ impl Stage {
         self.parked.store(parked, Ordering::Relaxed);
     }
 
-    /// Whether an observer wants the end of the turn in progress reported.
+    /// Whether an observer asked anything of the end of the turn in progress (the one
+    /// test an observed worker makes at every turn's end).
     #[inline]
+    pub(crate) fn wants_turn_end(&self) -> bool {
+        self.attention.load(Ordering::Relaxed) != 0
+    }
+
+    /// Whether an observer wants the end of the turn in progress reported.
     pub(crate) fn is_watched(&self) -> bool {
-        self.watched.load(Ordering::Relaxed)
+        self.attention.load(Ordering::Relaxed) & WATCHED != 0
     }
 
     /// Asks for (or, once reported, withdraws) a report at the end of the turn in
     /// progress.
     pub(crate) fn set_watched(&self, watched: bool) {
-        self.watched.store(watched, Ordering::Relaxed);
+        if watched {
+            self.attention.fetch_or(WATCHED, Ordering::Relaxed);
+        } else {
+            self.attention.fetch_and(!WATCHED, Ordering::Relaxed);
+        }
+    }
+
+    /// Asks the worker to sample the turn after the one in progress, besides the turns
+    /// it samples by count: an observer whose stage ran too few turns to be sampled in a
+    /// while (its turns are long) sees what they cost that way.
+    pub(crate) fn ask_for_sample(&self) {
+        self.attention.fetch_or(SAMPLE_NEXT, Ordering::Relaxed);
+    }
+
+    /// Takes back an observer's request for a sample of the next turn, saying whether
+    /// there was one (called by the worker at a turn's end).
+    pub(crate) fn take_sample_request(&self) -> bool {
+        self.attention.load(Ordering::Relaxed) & SAMPLE_NEXT != 0
+            && self.attention.fetch_and(!SAMPLE_NEXT, Ordering::Relaxed) & SAMPLE_NEXT != 0
     }
 
     /// Whether a lone work-stealing worker keeps plain FIFO order; see [`super::worker`].

@@ -275,11 +275,12 @@ impl Worker {
         self.inline_depth.set(depth);
     }
 
-    /// Reports the end of a turn to the observer if the turn was sampled or watched
-    /// (called before the actor gives up its reference, only on observed systems).
+    /// Reports the end of a turn to the observer if the turn was sampled or watched, and
+    /// takes up the observer's request for a sample of the next turn (called before the
+    /// actor gives up its reference, only on observed systems).
     #[inline]
     pub(crate) fn turn_ending(&self, actor: impl Fn() -> Task, handled: u64) {
-        if self.sampler.sampling() || self.stage.is_watched() {
+        if self.sampler.sampling() || self.stage.wants_turn_end() {
             self.report_turn_end(&actor, handled);
         }
     }
@@ -287,8 +288,11 @@ impl Worker {
     #[cold]
     #[inline(never)]
     pub(super) fn report_turn_end(&self, actor: &dyn Fn() -> Task, handled: u64) {
+        let turns = self.stats().turns.load(Ordering::Relaxed);
+        if self.stage.take_sample_request() {
+            self.sampler.sample_soon(turns);
+        }
         if let Some(recorder) = self.sampler.recorder() {
-            let turns = self.stats().turns.load(Ordering::Relaxed);
             // An inline turn is sampled on its own inside a sampled turn (see
             // `run_inline_counted`), and a watch the controller put on it is its own too:
             // an inline turn counts as a turn, so the watch names it, and a long inline
