@@ -500,7 +500,7 @@ impl Observations {
     }
 
     /// Folds every stage's new samples into the averages, and asks a stage that is awake
-    /// and sent no turn chosen by count since the last round for a sample of its next turn.
+    /// and sent no turn chosen by count since the last round for a sample soon.
     pub(super) fn ingest(&mut self, stages: &[Arc<StageProbe>]) {
         for stage in stages {
             let samples = std::mem::take(&mut *stage.samples.lock());
@@ -570,9 +570,10 @@ impl Observations {
                     }
                 }
             }
-            // Where no turn came round by count (the stage's turns were long, or few), the
-            // next one is sampled anyway: an actor whose turns take 100 µs would otherwise
-            // be sampled once in 50 ms, too rarely for two samples to stand at once.
+            // Where no turn came round by count (the stage's turns were long, or few), one
+            // of the next is sampled anyway: an actor whose turns take 100 µs would
+            // otherwise be sampled once in 50 ms, too rarely for two samples to stand at
+            // once.
             if !counted && !stage.stage.is_parked() {
                 stage.stage.ask_for_sample();
             }

@@ -15,10 +15,11 @@
 //! The scheduler decides *which* turns are recorded, with a [`Sampler`] of its own: about
 //! one turn in [`Observer::period`], with jitter (half to one and a half periods), so that
 //! a ring of actors is not sampled at the same member every time. An observer may also
-//! ask for the next turn of a stage to be sampled ([`Stage::ask_for_sample`]): where
-//! turns are long, a count of turns comes round too rarely to say what they cost, and a
-//! sample asked for by time does. Such a sample is *timed*, and the count goes on after
-//! it where it was. Without an observer
+//! ask a stage for a sample soon ([`Stage::ask_for_sample`]): where turns are long, a
+//! count of turns comes round too rarely to say what they cost, and a sample asked for by
+//! time does. The worker then samples one of its next turns, drawn at random from about
+//! as many as it ran since the request before ([`Sampler::sample_soon`]). Such a sample is
+//! *timed*, and the count goes on after it where it was. Without an observer
 //! (placement `manual`, the default) a worker pays one flag test per turn. With one, an
 //! unsampled turn costs a counter decrement and a flag test, and the recorder is called
 //! only for a sampled turn (its start, its sends, the time it spends waking other

@@ -13,8 +13,8 @@
 //! Three flags are the stage's state that an observer ([`super::probe`]) may read or set:
 //! whether its worker is parked (kept only on observed systems), what the observer asks
 //! of the end of the turn in progress (a report of that turn, when it watches a long one,
-//! and a sample of the next turn, when the stage's turns are too long to be sampled often
-//! by count; one byte, so that the worker tests both at once), and, for a lone
+//! and a sample of one of the next turns, when the stage's turns are too long to be
+//! sampled often by count; one byte, so that the worker tests both at once), and, for a lone
 //! work-stealing worker, which queue order it keeps (see [`super::worker`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -28,7 +28,7 @@ use crate::metrics::WorkerStats;
 
 /// [`Stage::attention`]: report the end of the turn in progress.
 const WATCHED: u8 = 1;
-/// [`Stage::attention`]: sample the next turn.
+/// [`Stage::attention`]: sample one of the next turns.
 const SAMPLE_NEXT: u8 = 2;
 
 /// One worker thread's queue for pinned work, its counters, and how to wake it.
@@ -147,9 +147,10 @@ impl Stage {
         }
     }
 
-    /// Asks the worker to sample the turn after the one in progress, besides the turns
-    /// it samples by count: an observer whose stage ran too few turns to be sampled in a
-    /// while (its turns are long) sees what they cost that way.
+    /// Asks the worker to sample one of its next turns, besides the turns it samples by
+    /// count (it takes the request at the end of the turn in progress): an observer whose
+    /// stage ran too few turns to be sampled in a while (its turns are long) sees what
+    /// they cost that way.
     pub(crate) fn ask_for_sample(&self) {
         self.attention.fetch_or(SAMPLE_NEXT, Ordering::Relaxed);
     }

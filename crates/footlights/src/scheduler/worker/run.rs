@@ -276,7 +276,7 @@ impl Worker {
     }
 
     /// Reports the end of a turn to the observer if the turn was sampled or watched, and
-    /// takes up the observer's request for a sample of the next turn (called before the
+    /// takes up the observer's request for a sample soon (called before the
     /// actor gives up its reference, only on observed systems).
     #[inline]
     pub(crate) fn turn_ending(&self, actor: impl Fn() -> Task, handled: u64) {
