@@ -38,7 +38,7 @@
 //! # A send, from the scheduler's side
 //!
 //! A sender pushes onto the cell's mailbox (the cell decides whether the push is allowed)
-//! and then tells the entry ([`Scheduled::sent`]): the worker it runs on counts the send,
+//! and then tells the entry ([`Scheduled::sent_by`]): the worker it runs on counts the send,
 //! notes it for the sampler, and if the push woke the actor, schedules it where its home
 //! says, or, for an inline actor sent to from a handler, runs its turn right there.
 
