@@ -776,7 +776,7 @@ fn auto_placement_takes_a_leaf_out_of_line_when_its_handler_grows_costly() {
 /// As above, with handlers of 200 µs and 1 ms a message: turns too long to be sampled
 /// often by count (one turn in about 512 is), too short to be watched (a watch needs a
 /// turn in progress at two looks, 2 ms apart). Until the controller asked a stage whose
-/// turns never came round by count for a sample of its next turn, such a leaf was sampled
+/// turns never came round by count for a sample soon, such a leaf was sampled
 /// about once in 100 ms to 500 ms, its samples faded by half every 10 ms, two never stood
 /// at once, and it stayed inline for good.
 #[test]

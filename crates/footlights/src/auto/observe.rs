@@ -268,11 +268,13 @@ impl Recorder for WorkerProbe {
 
     fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool) {
         let probe = &*self.probe;
-        // A turn both sampled and watched is reported as sampled only.
-        let mut reported = false;
+        // A turn both sampled and watched is reported both ways: the sample says what it
+        // cost, the watch whether it computed or waited. (Reported as sampled only, a
+        // stage of long turns lost nearly every watch: with no turn chosen by count, the
+        // controller asks for a sample each round, the turn after the one that takes the
+        // request is sampled, and that turn, long too, is watched as well.)
         if sampled {
             if let Some(started) = self.started.take() {
-                reported = true;
                 probe.samples.lock().push(Sample::Turn {
                     actor: actor(),
                     wall_ns: nanos(started.elapsed()).saturating_sub(self.not_its_own_ns.get()),
@@ -288,9 +290,7 @@ impl Recorder for WorkerProbe {
             let Some(watch) = probe.watch.lock().take() else {
                 return;
             };
-            let (false, Some(cpu_now), Some(voluntary)) =
-                (reported, own_cpu_ns(), own_voluntary_switches())
-            else {
+            let (Some(cpu_now), Some(voluntary)) = (own_cpu_ns(), own_voluntary_switches()) else {
                 return;
             };
             if watch.turn == turns {
@@ -730,10 +730,7 @@ pub(super) mod tests {
 
     #[test]
     fn an_inline_turn_in_a_sampled_turn_is_sampled_as_its_own() {
-        let auto = Auto::new(crate::placement::PlacementMode::Auto);
-        let parker = crate::sync::Parker::new();
-        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
-        let recorder = auto.worker_started(&stage);
+        let (_stage, probe, recorder) = observed_stage();
         let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
         let (sender, leaf, sink) = (actor(Site::Pool), actor(Site::Inline), actor(Site::Pool));
         let to = |actor: &Task| (Arc::as_ptr(actor).cast::<()>(), Arc::clone(actor));
@@ -750,7 +747,7 @@ pub(super) mod tests {
         });
         recorder.turn_ended(&|| Arc::clone(&sender), 1, 1, true);
 
-        let samples = std::mem::take(&mut *auto.stages.lock()[0].samples.lock());
+        let samples = std::mem::take(&mut *probe.samples.lock());
         let turns: Vec<_> = samples
             .iter()
             .map(|sample| match sample {
@@ -788,6 +785,17 @@ pub(super) mod tests {
         assert_eq!(sender_turn.2, vec![key(&leaf)], "its sends are its own");
     }
 
+    /// A stage of an `auto` system that has started observing it: the stage, what the
+    /// controller shares with its worker, and the worker's recorder.
+    fn observed_stage() -> (Arc<Stage>, Arc<StageProbe>, Box<dyn Recorder>) {
+        let auto = Auto::new(crate::placement::PlacementMode::Auto);
+        let parker = crate::sync::Parker::new();
+        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
+        let recorder = auto.worker_started(&stage);
+        let probe = Arc::clone(&auto.stages.lock()[0]);
+        (stage, probe, recorder)
+    }
+
     /// A sampled turn of `actor` as a worker reports it.
     fn turn(actor: &Task, wall_ns: u64, handled: u64, to: Option<&Task>, timed: bool) -> Sample {
         Sample::Turn {
@@ -809,11 +817,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_stage_without_a_sample_by_count_is_asked_for_one_that_counts_only_for_cost() {
-        let auto = Auto::new(crate::placement::PlacementMode::Auto);
-        let parker = crate::sync::Parker::new();
-        let stage = Arc::new(Stage::new(parker.unparker().clone(), 0));
-        let _recorder = auto.worker_started(&stage);
-        let probe = Arc::clone(&auto.stages.lock()[0]);
+        let (stage, probe, _recorder) = observed_stage();
         let mut obs = Observations::new(true, true);
         let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
         let (a, b) = (actor(Site::Pool), actor(Site::Pool));
@@ -857,6 +861,31 @@ pub(super) mod tests {
         stage.set_parked(true);
         obs.ingest(std::slice::from_ref(&probe));
         assert!(!stage.take_sample_request());
+    }
+
+    /// A turn both sampled and watched is reported both ways. (As sampled only, a stage
+    /// of long turns, where the controller asks for a sample each round, lost its watches.)
+    #[test]
+    #[cfg(all(target_os = "linux", not(footlights_portable)))]
+    fn a_sampled_turn_that_is_watched_too_is_reported_both_ways() {
+        let (stage, probe, recorder) = observed_stage();
+        let actor: Task = Arc::new(Idle(Home::new(Target::Site(Site::Pool), true)));
+        recorder.sample_begins(true);
+        *probe.watch.lock() = Some(Watch {
+            turn: 1,
+            since: Instant::now(),
+            cpu_ns: own_cpu_ns().expect("Linux gives a thread's CPU time"),
+            voluntary: own_voluntary_switches().expect("and its switches"),
+        });
+        stage.set_watched(true);
+        spin(Duration::from_millis(3));
+        recorder.turn_ended(&|| Arc::clone(&actor), 1, 1, true);
+        let samples = std::mem::take(&mut *probe.samples.lock());
+        assert!(matches!(
+            samples[..],
+            [Sample::Turn { .. }, Sample::Long { .. }]
+        ));
+        assert!(!stage.is_watched());
     }
 
     #[test]

@@ -65,9 +65,10 @@ pub(crate) trait Recorder {
     /// after it.
     fn inline_turn(&self, turn: &mut dyn FnMut());
 
-    /// A sampled or watched turn ended, having handled `handled` messages; `turns` is the
-    /// stage's turn count (this turn included), and `sampled` says whether it was sampled.
-    /// `actor` makes a reference to the actor.
+    /// A turn ended that was sampled or watched, or at whose end the worker took the
+    /// observer's request for a sample soon (then it may be neither), having handled
+    /// `handled` messages; `turns` is the stage's turn count (this turn included), and
+    /// `sampled` says whether it was sampled. `actor` makes a reference to the actor.
     fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool);
 }
 
@@ -85,8 +86,9 @@ pub(crate) struct Sampler {
     /// While a sample the observer asked for waits: the turns the count will have left
     /// after it (else 0).
     interrupted: Cell<u32>,
-    /// The stage's turn count at the observer's last request.
-    requested_at: Cell<u64>,
+    /// The stage's turn count at the observer's last request or the last sampled turn's
+    /// end, whichever came later.
+    window_start: Cell<u64>,
 }
 
 impl Sampler {
@@ -101,7 +103,7 @@ impl Sampler {
             rng: XorShift::new(0x9E37_79B9 ^ seed),
             sampling: Cell::new(false),
             interrupted: Cell::new(0),
-            requested_at: Cell::new(0),
+            window_start: Cell::new(0),
         }
     }
 
@@ -135,9 +137,10 @@ impl Sampler {
 
     /// Samples one of the next turns too, as the observer asked
     /// ([`Stage::take_sample_request`]); `turns` is the stage's turn count now. The turn
-    /// is drawn at random from as many turns as the stage ran since the request before
-    /// (at most a period): the observer asks about once a round, so that is one turn in
-    /// a round's worth, every turn as likely as any other. (Sampling the very next turn
+    /// is drawn at random from as many turns as the stage ran since the last request or
+    /// the last sample, whichever came later (at most a period): the observer asks about
+    /// once a round, and only where no turn came round by count in that round, so that is
+    /// about one turn in a round's worth, every turn as likely as any other. (Sampling the very next turn
     /// would favour the turns that follow long ones, since a request mostly arrives
     /// during a long turn: behind each message of an inline leaf handled with a batch of
     /// one comes an empty turn of the leaf, and every sample asked for was of that.) The
@@ -145,8 +148,15 @@ impl Sampler {
     /// period, and the observer can tell the two kinds apart.
     #[cold]
     pub(crate) fn sample_soon(&self, turns: u64) {
-        let since = turns.saturating_sub(self.requested_at.replace(turns));
+        let since = turns.saturating_sub(self.window_start.replace(turns));
         self.sample_within(since);
+    }
+
+    /// A sampled turn ended with the stage's turn count at `turns`: the window of the
+    /// next sample asked for starts there.
+    #[cold]
+    pub(crate) fn sample_ended(&self, turns: u64) {
+        self.window_start.set(turns);
     }
 
     /// Samples one of the next `turns` turns (at least one, at most a period), drawn at
@@ -301,5 +311,35 @@ mod tests {
         assert!(stage.is_watched(), "the watch stays");
         stage.set_watched(false);
         assert!(!stage.wants_turn_end());
+        // And the other way round: a watch withdrawn leaves a request standing.
+        stage.ask_for_sample();
+        stage.set_watched(true);
+        stage.set_watched(false);
+        assert!(stage.wants_turn_end());
+        assert!(stage.take_sample_request());
+    }
+
+    #[test]
+    fn the_window_of_a_sample_asked_for_starts_at_the_last_sample_or_request() {
+        for seed in 0..200 {
+            let (sampler, log) = sampler(seed);
+            // The count's first sample, and its end on turn `last`.
+            let first = run(&sampler, &log, 0, 200);
+            let last = first[0].0;
+            let next_by_count = first.get(1).map_or(u64::MAX, |s| s.0);
+            let (sampler, log) = self::sampler(seed);
+            run(&sampler, &log, 0, last + 1);
+            sampler.sample_ended(last + 1);
+            // Ten turns later the observer asks: the sample comes within ten turns, not
+            // within a period.
+            run(&sampler, &log, last + 1, 10);
+            sampler.sample_soon(last + 11);
+            let after = run(&sampler, &log, last + 11, 10);
+            let timed = after.iter().any(|&(_, timed)| timed);
+            assert!(
+                timed || next_by_count < last + 21,
+                "seed {seed}: a sample asked for within 10 turns: {after:?}"
+            );
+        }
     }
 }

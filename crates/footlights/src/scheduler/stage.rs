@@ -40,7 +40,8 @@ pub(crate) struct Stage {
     /// Set while the worker is parked (observed systems only).
     parked: AtomicBool,
     /// What an observer asks of the worker at the end of the turn in progress: a report
-    /// of that turn ([`WATCHED`]), a sample of the next turn ([`SAMPLE_NEXT`]), or both.
+    /// of that turn ([`WATCHED`]), a sample of one of the next turns ([`SAMPLE_NEXT`]), or
+    /// both.
     attention: AtomicU8,
     /// A lone work-stealing worker keeps plain FIFO order (else hand-off order).
     fifo: AtomicBool,
@@ -155,7 +156,7 @@ impl Stage {
         self.attention.fetch_or(SAMPLE_NEXT, Ordering::Relaxed);
     }
 
-    /// Takes back an observer's request for a sample of the next turn, saying whether
+    /// Takes back an observer's request for a sample soon, saying whether
     /// there was one (called by the worker at a turn's end).
     pub(crate) fn take_sample_request(&self) -> bool {
         self.attention.load(Ordering::Relaxed) & SAMPLE_NEXT != 0

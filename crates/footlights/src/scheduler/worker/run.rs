@@ -276,8 +276,8 @@ impl Worker {
     }
 
     /// Reports the end of a turn to the observer if the turn was sampled or watched, and
-    /// takes up the observer's request for a sample soon (called before the
-    /// actor gives up its reference, only on observed systems).
+    /// takes up the observer's request for a sample soon (called before the actor gives
+    /// up its reference, only on observed systems).
     #[inline]
     pub(crate) fn turn_ending(&self, actor: impl Fn() -> Task, handled: u64) {
         if self.sampler.sampling() || self.stage.wants_turn_end() {
@@ -289,6 +289,9 @@ impl Worker {
     #[inline(never)]
     pub(super) fn report_turn_end(&self, actor: &dyn Fn() -> Task, handled: u64) {
         let turns = self.stats().turns.load(Ordering::Relaxed);
+        if self.sampler.sampling() {
+            self.sampler.sample_ended(turns);
+        }
         if self.stage.take_sample_request() {
             self.sampler.sample_soon(turns);
         }
