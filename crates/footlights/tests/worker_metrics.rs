@@ -266,3 +266,28 @@ fn turns_in_place_are_counted_and_keep_fifo_order() {
         .collect();
     assert!(*log == expected, "the tokens did not alternate: {log:?}");
 }
+
+/// A turn whose batch is used up by the mailbox's last message ends as an empty turn
+/// would: with a batch of one, a ring's token costs one turn a hop, not a second turn
+/// behind each hop that finds nothing to handle.
+#[test]
+fn a_batch_used_up_by_the_last_message_runs_no_empty_turn_after_it() {
+    let system = System::builder().threads(1).batch(1).build().unwrap();
+    let nodes: Vec<_> = (0..50).map(|_| system.spawn(Node { next: None })).collect();
+    common::link_ring(&nodes, Msg::Link);
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let before = all(&system.metrics());
+    let hops = 10_000;
+    let (done, finished) = reply::pair();
+    nodes[0].send(Msg::Token(hops, done)).unwrap();
+    finished.wait_timeout(PATIENCE).expect("ring done").unwrap();
+    assert!(system.wait_quiescent_timeout(PATIENCE));
+    let after = all(&system.metrics());
+    let handled = after.messages_handled - before.messages_handled;
+    assert_eq!(handled, hops + 1, "the token's hops");
+    assert_eq!(
+        after.turns - before.turns,
+        handled,
+        "one turn a message, none empty"
+    );
+}

@@ -326,9 +326,9 @@ pub(super) struct Cost {
 
 impl Cost {
     /// Adds a sampled turn of `wall_ns` that handled `handled` messages and sent `sends`.
-    /// A turn that handled none says nothing of the handler, and is left out: an actor
-    /// whose batch ran out with its last message runs an empty turn after it, which
-    /// would otherwise halve its share of costly turns.
+    /// A turn that handled none (its `started` alone, or signals only) says nothing of
+    /// the handler, and is left out: it would otherwise lower the actor's share of
+    /// costly turns.
     fn add(&mut self, wall_ns: u64, handled: u64, sends: u32) {
         if handled == 0 {
             return;

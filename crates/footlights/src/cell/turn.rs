@@ -172,14 +172,17 @@ impl<B: Behaviour> ActorCell<B> {
             if turn.halt != Halt::Go {
                 return turn.halt.end_after_envelope(mailbox.is_empty());
             }
-            if *taken >= batch {
-                return TurnEnd::Yield;
-            }
             // Peeked at, not taken, so that no envelope is held across the loop (whose
             // drop glue would run on every hop). A push between its swap and its link
             // looks empty: then marking the actor idle fails, and it stays scheduled.
+            // Before the batch's test, so that a batch used up by its last message ends
+            // the turn as empty: yielding then ran one more turn that handled nothing
+            // (with a batch of one, every message's turn had an empty turn behind it).
             if mailbox.is_empty() {
                 return TurnEnd::Empty;
+            }
+            if *taken >= batch {
+                return TurnEnd::Yield;
             }
             worker.turn_goes_on();
             if self.life.needs_attention() {

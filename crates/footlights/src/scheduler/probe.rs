@@ -142,8 +142,9 @@ impl Sampler {
     /// once a round, and only where no turn came round by count in that round, so that is
     /// about one turn in a round's worth, every turn as likely as any other. (Sampling the very next turn
     /// would favour the turns that follow long ones, since a request mostly arrives
-    /// during a long turn: behind each message of an inline leaf handled with a batch of
-    /// one comes an empty turn of the leaf, and every sample asked for was of that.) The
+    /// during a long turn: while a turn that used up its batch still yielded, behind each
+    /// message of an inline leaf handled with a batch of one came an empty turn of the
+    /// leaf, and every sample asked for was of that.) The
     /// count goes on afterwards where it was, so the turns chosen by count stay one in a
     /// period, and the observer can tell the two kinds apart.
     #[cold]
