@@ -591,6 +591,18 @@ impl<A: Actor> Actor for Producer<A> {
     }
 }
 
+/// One worker under automatic placement, one message a turn.
+fn one_at_a_time() -> System {
+    System::builder()
+        .threads(1)
+        .batch(1)
+        .scheduler(SchedulerKind::Steal)
+        .policy(Policy::Task)
+        .placement(PlacementMode::Auto)
+        .build()
+        .expect("a system starts")
+}
+
 #[test]
 fn auto_placement_runs_a_cheap_leaf_inline() {
     // One worker, and one message per producer turn: the producer's send puts the counter
@@ -599,14 +611,7 @@ fn auto_placement_runs_a_cheap_leaf_inline() {
     // two workers the producer can run on one while the counter runs on the other; the
     // counter's messages then queue up, it is handled in batches, and it rightly stays put.
     // CI once saw exactly that for a whole minute.)
-    let system = System::builder()
-        .threads(1)
-        .batch(1)
-        .scheduler(SchedulerKind::Steal)
-        .policy(Policy::Task)
-        .placement(PlacementMode::Auto)
-        .build()
-        .expect("a system starts");
+    let system = one_at_a_time();
     let counter = system.spawn(Recorder::default());
     let producer = system.spawn(Producer::new(counter.clone(), |seq| RecMsg::Seq {
         sender: 0,
@@ -667,14 +672,7 @@ struct PhasedLeaf {
 
 impl PhasedLeaf {
     fn new(sleeps: bool) -> PhasedLeaf {
-        let system = System::builder()
-            .threads(1)
-            .batch(1)
-            .scheduler(SchedulerKind::Steal)
-            .policy(Policy::Task)
-            .placement(PlacementMode::Auto)
-            .build()
-            .expect("a system starts");
+        let system = one_at_a_time();
         let cost = Arc::new(AtomicU64::new(0));
         let handled = Arc::new(AtomicU64::new(0));
         let leaf = system.spawn(Phased {
@@ -727,6 +725,77 @@ impl PhasedLeaf {
 /// CPU, or by the CPU it gave up.
 #[cfg(all(target_os = "linux", not(footlights_portable)))]
 const LONG: Duration = Duration::from_millis(10);
+
+/// Feeds a leaf one message a turn, as [`Producer`] does, after sleeping for what `pause`
+/// says (nanoseconds) in each turn.
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+struct Dawdler {
+    leaf: Addr<Recorder>,
+    pause: Arc<AtomicU64>,
+    next: u64,
+}
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+impl Actor for Dawdler {
+    type Msg = u64;
+    fn handle(&mut self, ctx: &mut Context<Self>, last: u64) {
+        if self.next < last {
+            std::thread::sleep(Duration::from_nanos(self.pause.load(Ordering::Relaxed)));
+            self.next += 1;
+            let _ = self.leaf.send(RecMsg::Seq {
+                sender: 0,
+                seq: self.next,
+            });
+            let _ = ctx.addr().send(last);
+        }
+    }
+}
+
+/// A sender that blocks before it sends to an inline leaf moves to a stage of its own,
+/// and the leaf stays inline. The sender's long turn is watched while it sleeps, before
+/// the leaf's inline turn runs inside it; that inline turn's end once took the watch as
+/// its own and dropped it (it had not begun when the watch was put on), so the sender
+/// was seen blocking only once the leaf had been taken out of line by other means (after
+/// 10 and 14 s in two runs).
+#[test]
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+fn auto_placement_moves_a_sender_that_blocks_before_it_runs_an_inline_leaf() {
+    let system = one_at_a_time();
+    let leaf = system.spawn(Recorder::default());
+    let pause = Arc::new(AtomicU64::new(0));
+    let feeder = system.spawn(Dawdler {
+        leaf: leaf.clone(),
+        pause: Arc::clone(&pause),
+        next: 0,
+    });
+    let mut sent = 0;
+    let mut feed_until = |what: &str, batch: u64, done: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + PATIENCE;
+        while !done() {
+            assert!(
+                Instant::now() < deadline,
+                "never happened: {what}: the leaf is at {:?}, the sender at {:?}; {:?}",
+                leaf.site(),
+                feeder.site(),
+                system.metrics()
+            );
+            sent += batch;
+            feeder.send(sent).expect("feeder alive");
+            quiet(&system);
+        }
+    };
+    feed_until("a cheap leaf runs inline", 20_000, &|| {
+        leaf.site() == Site::Inline
+    });
+    pause.store(
+        u64::try_from(LONG.as_nanos()).expect("a short pause"),
+        Ordering::Relaxed,
+    );
+    feed_until("the blocking sender moves to its own stage", 3, &|| {
+        feeder.site() == Site::Dedicated
+    });
+    assert_eq!(leaf.site(), Site::Inline, "the cheap leaf stays inline");
+    check_all(&[leaf], sent);
+}
 
 /// A cheap leaf runs inline (as above); when its handler turns CPU-heavy it goes back to
 /// the pool; when it is cheap again it runs inline again. Until the heavy verdict could be

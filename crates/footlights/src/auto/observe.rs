@@ -31,7 +31,9 @@
 //!   context switches (less the one of a sleep under way), and when the turn ends, the
 //!   worker reports the actor with the wall and CPU time since then. (An inline turn
 //!   counts as a turn of its own, so a watch put on one reports the inline actor, not the
-//!   sender whose turn ran it.) A turn that used more than half its wall time on the CPU,
+//!   sender whose turn ran it; and a watch put on the sender's turn before it ran an
+//!   inline turn stays the sender's: the inline turn's end leaves it alone, and it then
+//!   counts from the turn count after the inline turn.) A turn that used more than half its wall time on the CPU,
 //!   and at least [`BUSY_CPU`] of CPU, was busy computing. (Without that floor, a cheap
 //!   turn whose thread was preempted just before the look, and finished just after it,
 //!   would count as a long computation: CI saw a 400 ns counter marked CPU-heavy that
@@ -266,7 +268,14 @@ impl Recorder for WorkerProbe {
         self.other_sends.set(other_sends);
     }
 
-    fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool) {
+    fn turn_ended(
+        &self,
+        actor: &dyn Fn() -> Task,
+        handled: u64,
+        turns: u64,
+        inline: Option<u64>,
+        sampled: bool,
+    ) {
         let probe = &*self.probe;
         // A turn both sampled and watched is reported both ways: the sample says what it
         // cost, the watch whether it computed or waited. (Reported as sampled only, a
@@ -286,10 +295,19 @@ impl Recorder for WorkerProbe {
             }
         }
         if probe.stage.is_watched() {
+            let mut slot = probe.watch.lock();
+            if let (Some(first), Some(watch)) = (inline, slot.as_ref()) {
+                if watch.turn < first {
+                    // Put on the turn that ran this inline one, before it began: that
+                    // turn's end reports it (see `inline_turn_over`).
+                    return;
+                }
+            }
             probe.stage.set_watched(false);
-            let Some(watch) = probe.watch.lock().take() else {
+            let Some(watch) = slot.take() else {
                 return;
             };
+            drop(slot);
             let (Some(cpu_now), Some(voluntary)) = (own_cpu_ns(), own_voluntary_switches()) else {
                 return;
             };
@@ -300,6 +318,14 @@ impl Recorder for WorkerProbe {
                     cpu_ns: cpu_now.saturating_sub(watch.cpu_ns),
                     gave_up_cpu: voluntary > watch.voluntary,
                 });
+            }
+        }
+    }
+
+    fn inline_turn_over(&self, first: u64, turns: u64) {
+        if let Some(watch) = self.probe.watch.lock().as_mut() {
+            if watch.turn < first {
+                watch.turn = turns;
             }
         }
     }
@@ -743,9 +769,9 @@ pub(super) mod tests {
             spin(inline_for);
             let (sink_ptr, sink_ref) = to(&sink);
             recorder.sent(&|| Arc::clone(&sink_ref), sink_ptr, false);
-            recorder.turn_ended(&|| Arc::clone(&leaf), 1, 2, true);
+            recorder.turn_ended(&|| Arc::clone(&leaf), 1, 2, Some(2), true);
         });
-        recorder.turn_ended(&|| Arc::clone(&sender), 1, 1, true);
+        recorder.turn_ended(&|| Arc::clone(&sender), 1, 1, None, true);
 
         let samples = std::mem::take(&mut *probe.samples.lock());
         let turns: Vec<_> = samples
@@ -879,13 +905,62 @@ pub(super) mod tests {
         });
         stage.set_watched(true);
         spin(Duration::from_millis(3));
-        recorder.turn_ended(&|| Arc::clone(&actor), 1, 1, true);
+        recorder.turn_ended(&|| Arc::clone(&actor), 1, 1, None, true);
         let samples = std::mem::take(&mut *probe.samples.lock());
         assert!(matches!(
             samples[..],
             [Sample::Turn { .. }, Sample::Long { .. }]
         ));
         assert!(!stage.is_watched());
+    }
+
+    /// A watch put on a turn before it ran an inline turn stays that turn's: the inline
+    /// turn's end leaves it alone, and the turn's own end reports it. A watch put on while
+    /// the inline turn runs is the inline actor's.
+    #[test]
+    #[cfg(all(target_os = "linux", not(footlights_portable)))]
+    fn a_watch_on_a_turn_that_runs_an_inline_turn_stays_that_turns() {
+        let (stage, probe, recorder) = observed_stage();
+        let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
+        let (sender, leaf) = (actor(Site::Pool), actor(Site::Inline));
+        let watch_from = |turn| {
+            *probe.watch.lock() = Some(Watch {
+                turn,
+                since: Instant::now(),
+                cpu_ns: own_cpu_ns().expect("Linux gives a thread's CPU time"),
+                voluntary: own_voluntary_switches().expect("and its switches"),
+            });
+            stage.set_watched(true);
+        };
+        let long_turns = || -> Vec<usize> {
+            std::mem::take(&mut *probe.samples.lock())
+                .iter()
+                .map(|sample| match sample {
+                    Sample::Long { actor, .. } => key(actor),
+                    Sample::Turn { .. } => panic!("no turn was sampled"),
+                })
+                .collect()
+        };
+
+        // The sender's turn is the stage's turn 1, watched; then it runs the leaf inline,
+        // turn 2.
+        watch_from(1);
+        recorder.turn_ended(&|| Arc::clone(&leaf), 1, 2, Some(2), false);
+        assert!(
+            stage.is_watched(),
+            "the leaf's end leaves the sender's watch"
+        );
+        recorder.inline_turn_over(2, 2);
+        recorder.turn_ended(&|| Arc::clone(&sender), 1, 2, None, false);
+        assert_eq!(long_turns(), [key(&sender)]);
+        assert!(!stage.is_watched());
+
+        // The sender's turn is 3, the leaf's 4, and the watch goes on during the leaf's.
+        watch_from(4);
+        recorder.turn_ended(&|| Arc::clone(&leaf), 1, 4, Some(4), false);
+        assert!(!stage.is_watched());
+        recorder.turn_ended(&|| Arc::clone(&sender), 1, 4, None, false);
+        assert_eq!(long_turns(), [key(&leaf)]);
     }
 
     #[test]

@@ -67,9 +67,24 @@ pub(crate) trait Recorder {
 
     /// A turn ended that was sampled or watched, or at whose end the worker took the
     /// observer's request for a sample soon (then it may be neither), having handled
-    /// `handled` messages; `turns` is the stage's turn count (this turn included), and
-    /// `sampled` says whether it was sampled. `actor` makes a reference to the actor.
-    fn turn_ended(&self, actor: &dyn Fn() -> Task, handled: u64, turns: u64, sampled: bool);
+    /// `handled` messages; `turns` is the stage's turn count (this turn included),
+    /// `inline` is the count this turn began at if it is an inline turn (run inside
+    /// another turn), and `sampled` says whether it was sampled. `actor` makes a reference
+    /// to the actor.
+    fn turn_ended(
+        &self,
+        actor: &dyn Fn() -> Task,
+        handled: u64,
+        turns: u64,
+        inline: Option<u64>,
+        sampled: bool,
+    );
+
+    /// An inline turn that began at the stage's turn count `first` is over, the count is
+    /// `turns` now, and the stage is watched. A watch put on before that inline turn
+    /// began is the enclosing turn's (the inline turn's end left it alone): it now counts
+    /// from `turns`, so that the enclosing turn's end still finds it its own.
+    fn inline_turn_over(&self, first: u64, turns: u64);
 }
 
 /// A worker's choice of which turns to record, and its recorder.
@@ -230,7 +245,8 @@ mod tests {
         fn inline_turn(&self, turn: &mut dyn FnMut()) {
             turn();
         }
-        fn turn_ended(&self, _: &dyn Fn() -> Task, _: u64, _: u64, _: bool) {}
+        fn turn_ended(&self, _: &dyn Fn() -> Task, _: u64, _: u64, _: Option<u64>, _: bool) {}
+        fn inline_turn_over(&self, _: u64, _: u64) {}
     }
 
     /// A sampler with `seed`, and the log of its samples.

@@ -244,6 +244,9 @@ pub(crate) struct Worker {
     flood: Flood,
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
+    /// On an observed worker, the stage's turn count at the start of the innermost
+    /// inline turn under way (see [`Worker::run_inline_counted`]).
+    inline_turn: Cell<u64>,
     /// What this worker saw of the others while it watched ([`crate::scheduler::watch`]).
     sightings: Sightings,
     /// A test aid only (`--cfg footlights_layout_probe`): an unused field of the nursery's
@@ -345,6 +348,7 @@ impl Worker {
             streak: Cell::new(0),
             rng: XorShift::new(0x2545_F491_4F6C_DD1D ^ pool_index.map_or(0, |i| i as u64 + 1)),
             inline_depth: Cell::new(0),
+            inline_turn: Cell::new(0),
             sampler,
             paced: steal_pool && !solo,
             nursery_spawns: steal_pool && !solo && rules.has(Rule::Nursery),

@@ -262,15 +262,28 @@ impl Worker {
         let depth = self.inline_depth.get();
         self.inline_depth.set(depth + 1);
         match self.sampler.recorder() {
-            Some(recorder) if self.sampler.sampling() => {
-                let mut task = Some(task);
-                recorder.inline_turn(&mut || {
-                    if let Some(task) = task.take() {
-                        task.run_turn(self);
-                    }
-                });
+            Some(recorder) => {
+                // This turn's count, for its end to tell a watch put on the turn that runs
+                // it (which it leaves alone) from one put on itself.
+                let first = self.stats().turns.load(Ordering::Relaxed);
+                let enclosing = self.inline_turn.replace(first);
+                if self.sampler.sampling() {
+                    let mut task = Some(task);
+                    recorder.inline_turn(&mut || {
+                        if let Some(task) = task.take() {
+                            task.run_turn(self);
+                        }
+                    });
+                } else {
+                    task.run_turn(self);
+                }
+                self.inline_turn.set(enclosing);
+                if self.stage.is_watched() {
+                    let turns = self.stats().turns.load(Ordering::Relaxed);
+                    recorder.inline_turn_over(first, turns);
+                }
             }
-            _ => task.run_turn(self),
+            None => task.run_turn(self),
         }
         self.inline_depth.set(depth);
     }
@@ -299,8 +312,11 @@ impl Worker {
             // An inline turn is sampled on its own inside a sampled turn (see
             // `run_inline_counted`), and a watch the controller put on it is its own too:
             // an inline turn counts as a turn, so the watch names it, and a long inline
-            // turn is this actor's long turn, not its sender's.
-            recorder.turn_ended(actor, handled, turns, self.sampler.sampling());
+            // turn is this actor's long turn, not its sender's. A watch put on the
+            // sender's turn before the inline turn began is the sender's: `inline` lets
+            // the recorder tell the two apart.
+            let inline = (self.inline_depth.get() > 0).then(|| self.inline_turn.get());
+            recorder.turn_ended(actor, handled, turns, inline, self.sampler.sampling());
         }
     }
 
