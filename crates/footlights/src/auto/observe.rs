@@ -322,9 +322,9 @@ impl Recorder for WorkerProbe {
         }
     }
 
-    fn inline_turn_over(&self, first: u64, turns: u64) {
+    fn inline_turn_over(&self, enclosing: u64, first: u64, turns: u64) {
         if let Some(watch) = self.probe.watch.lock().as_mut() {
-            if watch.turn < first {
+            if (enclosing..first).contains(&watch.turn) {
                 watch.turn = turns;
             }
         }
@@ -698,6 +698,14 @@ pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
             voluntary,
         });
         stage.set_watched(true);
+        if stage.stats.turns.load(Ordering::Acquire) != turns {
+            // The turn ended (or ran an inline turn) while the watch went on: its end may
+            // not have seen it, and a watch left over would be taken by a later turn (or
+            // passed on by an inline turn's end to the turn around it). Withdrawn; a later
+            // look watches the turn under way if it is long.
+            stage.set_watched(false);
+            probe.watch.lock().take();
+        }
     }
 }
 
@@ -915,8 +923,9 @@ pub(super) mod tests {
     }
 
     /// A watch put on a turn before it ran an inline turn stays that turn's: the inline
-    /// turn's end leaves it alone, and the turn's own end reports it. A watch put on while
-    /// the inline turn runs is the inline actor's.
+    /// turn's end leaves it alone, and the turn's own end reports it, also through two
+    /// inline turns one inside the other. A watch put on while the inline turn runs is the
+    /// inline actor's.
     #[test]
     #[cfg(all(target_os = "linux", not(footlights_portable)))]
     fn a_watch_on_a_turn_that_runs_an_inline_turn_stays_that_turns() {
@@ -950,7 +959,7 @@ pub(super) mod tests {
             stage.is_watched(),
             "the leaf's end leaves the sender's watch"
         );
-        recorder.inline_turn_over(2, 2);
+        recorder.inline_turn_over(0, 2, 2);
         recorder.turn_ended(&|| Arc::clone(&sender), 1, 2, None, false);
         assert_eq!(long_turns(), [key(&sender)]);
         assert!(!stage.is_watched());
@@ -961,6 +970,21 @@ pub(super) mod tests {
         assert!(!stage.is_watched());
         recorder.turn_ended(&|| Arc::clone(&sender), 1, 4, None, false);
         assert_eq!(long_turns(), [key(&leaf)]);
+
+        // Nested: the sender's turn is 5, watched; the leaf runs inline at 6 and runs
+        // another inline at 7. Each end, innermost first, in the worker's order.
+        let inner: Task = actor(Site::Inline);
+        watch_from(5);
+        recorder.turn_ended(&|| Arc::clone(&inner), 1, 7, Some(7), false);
+        recorder.inline_turn_over(6, 7, 7);
+        recorder.turn_ended(&|| Arc::clone(&leaf), 1, 7, Some(6), false);
+        assert!(
+            stage.is_watched(),
+            "neither inline turn takes the sender's watch"
+        );
+        recorder.inline_turn_over(0, 6, 7);
+        recorder.turn_ended(&|| Arc::clone(&sender), 1, 7, None, false);
+        assert_eq!(long_turns(), [key(&sender)]);
     }
 
     #[test]

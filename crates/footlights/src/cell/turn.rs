@@ -16,7 +16,7 @@
 //!    first ([`super::lifecycle`]), so no message is handled once the kill is seen.
 //! 2. [`TurnEnd::Wait`]: a hook's yielding send found a full mailbox; the actor is muted
 //!    ([`super::mute`]).
-//! 3. [`TurnEnd::Yield`]: the batch was used up, or a hook yielded
+//! 3. [`TurnEnd::Yield`]: the batch was used up with envelopes left, or a hook yielded
 //!    ([`crate::Context::yield_now`]) with more envelopes waiting; the actor has more to do.
 //! 4. [`TurnEnd::Empty`]: the mailbox looked empty.
 //!

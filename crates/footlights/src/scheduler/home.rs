@@ -215,7 +215,8 @@ impl Home {
         }
     }
 
-    /// Records that a turn on pool stage `stage` used up its batch (see [`super::governor::flood`]).
+    /// Records that a turn on pool stage `stage` used up its batch with envelopes left
+    /// (see [`super::governor::flood`]).
     #[inline]
     pub(crate) fn busy_on(&self, stage: usize) {
         let stage = stage as u32;

@@ -12,8 +12,8 @@
 //! So a pool worker of several counts, per turn, its *cross pushes*: pushes that found the
 //! receiver already scheduled (the push did not wake it) while the receiver's home says
 //! it last used up a batch on another worker ([`crate::scheduler::home::Home::busy_on`]: recorded
-//! where a turn ends with its batch used up, so a busy actor's worker is known and an idle
-//! one's is not). A turn with at least [`FLOOD_PUSHES`] cross pushes, and at least
+//! where a turn ends with its batch used up and envelopes left, so a busy actor's worker
+//! is known and an idle one's is not). A turn with at least [`FLOOD_PUSHES`] cross pushes, and at least
 //! [`FLOOD_RATIO`] times as many as the messages it handled, floods; [`FLOOD_TURNS`]
 //! flooding turns in a row make the worker give its work back and park
 //! ([`crate::scheduler::park`], "Giving back"): its senders go to the
