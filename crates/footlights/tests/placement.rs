@@ -869,6 +869,118 @@ fn out_of_line_and_back(cost: Duration) {
     rig.check();
 }
 
+/// Sends itself a message every turn until `stop`: a stream of cheap turns.
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+struct Spinner {
+    stop: Arc<AtomicBool>,
+}
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+impl Actor for Spinner {
+    type Msg = ();
+    fn handle(&mut self, ctx: &mut Context<Self>, (): ()) {
+        if !self.stop.load(Ordering::Relaxed) {
+            let _ = ctx.addr().send(());
+        }
+    }
+}
+
+/// Cheap turns that come round between two of the leaf's: enough that the worker samples
+/// a turn by count about every round (so it is rarely asked for a sample by time), and
+/// that the leaf's turns are one in 2,000 of them (so sampling by count seldom picks one).
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+const SPINNERS: usize = 2_000;
+
+/// An inline leaf whose handler grows costly goes back to the pool on a stage that also
+/// runs many cheap turns. Its turns, 1.5 ms each, are too short to be watched (a watch
+/// needs a turn in progress at two looks, 2 ms apart) and one in 2,000 of the stage's, so
+/// sampling by count picks one about once a second, and two never stood in view
+/// at once: before glimpses, the leaf stayed inline for the test's whole minute (in five
+/// runs of five). The controller's look each round catches a turn in proportion to its
+/// length, and the leaf takes a third to four fifths of the stage's time (debug and
+/// release builds): it leaves within about 40 to 90 ms. (Glimpses are judged by the
+/// thread's CPU time, which only Linux gives.)
+#[test]
+#[cfg(all(target_os = "linux", not(footlights_portable)))]
+fn auto_placement_takes_a_costly_leaf_out_of_line_among_many_cheap_turns() {
+    let mut rig = PhasedLeaf::new(false);
+    rig.feed_until("a cheap leaf runs inline", 20_000, Site::Inline);
+    let stop = Arc::new(AtomicBool::new(false));
+    for _ in 0..SPINNERS {
+        let spinner = rig.system.spawn(Spinner {
+            stop: Arc::clone(&stop),
+        });
+        spinner.send(()).expect("spinner alive");
+    }
+    rig.costs(Duration::from_micros(1_500));
+    let deadline = Instant::now() + PATIENCE;
+    while rig.leaf.site() != Site::Pool {
+        assert!(
+            Instant::now() < deadline,
+            "never happened: a costly leaf among cheap turns goes back to the pool: the leaf \
+             is at {:?}; {:?}",
+            rig.leaf.site(),
+            rig.system.metrics()
+        );
+        // The spinners keep the system busy, so the leaf's messages are awaited, not quiet.
+        rig.sent += 20;
+        rig.feeder.send(rig.sent).expect("feeder alive");
+        while rig.handled.load(Ordering::Relaxed) < rig.sent && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    rig.costs(Duration::ZERO);
+    rig.check();
+}
+
+/// A cheap inline leaf stays inline on a worker that other threads keep preempting. A look
+/// comes round most often to a turn whose thread is preempted (by the controller itself,
+/// when every CPU is busy), so a glimpse judged by wall time took such turns for costly
+/// ones: in a review's runs of a first version, with one busy thread beside the system, the
+/// leaf was taken out of line in four of five runs, once 23 times in 0.3 s. Glimpses are
+/// judged by the thread's CPU time, which preemption does not advance, and a glimpse under
+/// `GLIMPSE_FLOOR` (0.2 ms) counts as a turn that took none: resuming the preempted thread
+/// took a few microseconds of CPU, at the bound for a costly leaf. Release builds only: in
+/// a debug build, under this contention, the leaf's turns sampled by count themselves take
+/// 4 to 5.5 µs a message (the recorder's work and cold caches; ten runs), at that bound
+/// too, and the leaf rightly leaves by them.
+#[test]
+#[cfg(all(target_os = "linux", not(footlights_portable), not(debug_assertions)))]
+fn auto_placement_keeps_a_cheap_leaf_inline_on_a_preempted_worker() {
+    let mut rig = PhasedLeaf::new(false);
+    rig.feed_until("a cheap leaf runs inline", 20_000, Site::Inline);
+    let moves = rig.system.metrics().placement_moves;
+    let stop = Arc::new(AtomicBool::new(false));
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let hogs: Vec<_> = (0..cpus)
+        .map(|_| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        })
+        .collect();
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        rig.sent += 2_000;
+        rig.feeder.send(rig.sent).expect("feeder alive");
+        quiet(&rig.system);
+    }
+    stop.store(true, Ordering::Relaxed);
+    for hog in hogs {
+        hog.join().expect("a busy thread ends");
+    }
+    assert_eq!(rig.leaf.site(), Site::Inline);
+    assert_eq!(
+        rig.system.metrics().placement_moves,
+        moves,
+        "nothing was moved while the worker was preempted"
+    );
+    rig.check();
+}
+
 #[test]
 fn auto_placement_puts_a_chatty_pair_on_one_stage_and_leaves_placed_actors_alone() {
     // The stages scheduler spreads the two players over both stages, so every hit crosses

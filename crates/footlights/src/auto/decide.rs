@@ -14,14 +14,16 @@
 //!    stage, so it stops holding a pool worker (and every actor queued behind it) hostage.
 //! 2. **CPU-heavy actors get room.** An actor whose handler takes long per message (on
 //!    average, and in at least half of its sampled turns, so that one sampled turn that
-//!    was preempted for milliseconds does not brand a cheap actor) is kept in the pool,
-//!    where stealing spreads such actors over the workers, and is never pinned next to
-//!    chatty actors that would wait behind it. The verdict lasts as long as the samples
-//!    bear it out: once they show the actor cheap again, well inside the bounds that
-//!    made it heavy ([`HEAVY_CLEARS_AT`] of them, so that an actor near a bound does not
-//!    flip at every decision), it is judged like any other again, so a program whose
-//!    phases change (a leaf that computes for a while, then only counts) gets its
-//!    placement back. (Blocking stays for good: an actor that waits on I/O once
+//!    was preempted for milliseconds does not brand a cheap actor; or the same of its
+//!    glimpsed turns, the turns the controller's looks caught in progress, which find an
+//!    actor whose long turns are rare among the stage's, see `observe.rs`) is kept in the
+//!    pool, where stealing spreads such actors over the workers, and is never pinned next
+//!    to chatty actors that would wait behind it. The verdict lasts as long as the samples
+//!    bear it out: once they show the actor cheap again (and no heavy glimpse is left in
+//!    view, [`GLIMPSES_CLEAR_AT`]), well inside the bounds that made it heavy
+//!    ([`HEAVY_CLEARS_AT`] of them, so that an actor near a bound does not flip at every
+//!    decision), it is judged like any other again, so a program whose phases change (a
+//!    leaf that computes for a while, then only counts) gets its placement back. (Blocking stays for good: an actor that waits on I/O once
 //!    will again.)
 //! 3. **Cheap leaves run inline.** An actor whose handler is short, which sends nothing
 //!    itself, and whose messages arrive one at a time (about one message per turn) becomes
@@ -31,8 +33,10 @@
 //!    took 1.5 times as long that way). An inline actor's turns are sampled inside its
 //!    senders' sampled turns, as turns of its own; one whose handler has grown costly
 //!    (above [`COSTLY_NS_PER_MESSAGE`], four times the bound for inlining, on average and
-//!    in at least half of its sampled turns, as for rule 2) goes back to the pool: its
-//!    senders' turns were doing its work, which the hand-off saved no longer pays for.
+//!    in at least half of its sampled turns, or of its glimpsed turns, as for rule 2) goes
+//!    back to the pool: its senders' turns were doing its work, which the hand-off saved
+//!    no longer pays for. (Nor is a leaf inlined while a glimpse of a costly turn of its
+//!    is in view.)
 //! 4. **Chatty groups share a stage**, under the sharing and stage schedulers. Pairs of
 //!    light actors with many *cross-stage* sends, each with at most two chatty partners
 //!    (pairs, chains and rings), are merged into groups, strongest pair first, as long as a
@@ -103,7 +107,7 @@ use std::sync::atomic::Ordering;
 
 use super::moves::Mover;
 use super::observe::{
-    COSTLY_NS_PER_MESSAGE, HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed,
+    COSTLY_NS_PER_MESSAGE, Cost, HEAVY_NS_PER_MESSAGE, HUB_SENDERS, Observations, Observed,
 };
 use crate::placement::{Placement, SchedulerKind, Site};
 
@@ -121,6 +125,12 @@ const MIN_TURNS: f64 = 2.0;
 /// to a bound, while a real change of phase (a handler 100 times cheaper) lifts it
 /// within a few decisions, as the sums fade by half each.
 const HEAVY_CLEARS_AT: f64 = 0.25;
+/// The weight below which glimpses of heavy or costly turns no longer hold an actor back
+/// (from being judged cheap again, or from running inline): one such glimpse fades below it
+/// in three decisions. Glimpses catch long turns far more often than sampling by count
+/// does, so without it an actor with rare long turns would be moved out by its glimpses
+/// and back by its sampled turns, decision after decision.
+const GLIMPSES_CLEAR_AT: f64 = 0.25;
 /// Sampled cross-stage sends on a pair needed before it counts as chatty.
 pub(super) const MIN_CROSS: f64 = 4.0;
 /// Most distinct chatty partners an actor may have and still be co-located: pairs, chains
@@ -163,12 +173,7 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
             continue;
         }
         let site = o.actor.home().target();
-        let cost = &o.cost;
-        if (cost.turns >= MIN_TURNS
-            && cost.ns_per_message() >= HEAVY_NS_PER_MESSAGE
-            && cost.heavy_turns * 2.0 >= cost.turns)
-            || o.busy >= LONG_TURNS
-        {
+        if judged_heavy(o) {
             o.heavy = true;
         } else if o.heavy && cheap_again(o) {
             o.heavy = false;
@@ -193,22 +198,40 @@ pub(super) fn decide(obs: &mut Observations, mover: &Mover) {
             }
             continue;
         }
-        // Whether the messages come from actors does not matter: a send from outside
-        // the runtime schedules an inline actor on the pool as before.
-        // Inline only what arrives one message at a time: a leaf whose messages queue up
-        // is handled in batches, which inlining would undo (and a flood's sender would
-        // do all the work itself, leaving the other workers idle).
-        let cost = &o.cost;
-        let one_at_a_time = cost.handled <= cost.turns * 1.5;
-        let leaf = cost.turns >= MIN_TURNS && cost.sends == 0.0 && one_at_a_time;
-        if leaf
-            && cost.ns_per_message() <= CHEAP_NS_PER_MESSAGE
-            && o.actor.home().target() == Site::Pool
-        {
+        if inlinable(o) && o.actor.home().target() == Site::Pool {
             mover.relocate(&o.actor, Placement::Inline);
         }
     }
     colocate(obs, mover);
+}
+
+/// Whether an actor is CPU-heavy (rule 2): by its sampled turns, by its glimpsed turns,
+/// or by a long turn seen computing.
+fn judged_heavy(o: &Observed) -> bool {
+    heavy_by(&o.cost) || heavy_by(&o.glimpsed) || o.busy >= LONG_TURNS
+}
+
+/// Whether an actor is a cheap leaf that may run inline (rule 3). Whether the messages
+/// come from actors does not matter: a send from outside the runtime schedules an inline
+/// actor on the pool as before. Inline only what arrives one message at a time: a leaf
+/// whose messages queue up is handled in batches, which inlining would undo (and a
+/// flood's sender would do all the work itself, leaving the other workers idle). And not
+/// while a glimpse of a costly turn is in view: sampled turns, mostly its cheap ones,
+/// would bring back inline a leaf whose rare long turns its glimpses took out of line.
+fn inlinable(o: &Observed) -> bool {
+    let cost = &o.cost;
+    let one_at_a_time = cost.handled <= cost.turns * 1.5;
+    let leaf = cost.turns >= MIN_TURNS && cost.sends == 0.0 && one_at_a_time;
+    leaf && cost.ns_per_message() <= CHEAP_NS_PER_MESSAGE
+        && o.glimpsed.costly_turns < GLIMPSES_CLEAR_AT
+}
+
+/// Whether turns sampled (or glimpsed) say a handler is CPU-heavy (rule 2): enough of
+/// them, above [`HEAVY_NS_PER_MESSAGE`] on average and in at least half of them.
+fn heavy_by(cost: &Cost) -> bool {
+    cost.turns >= MIN_TURNS
+        && cost.ns_per_message() >= HEAVY_NS_PER_MESSAGE
+        && cost.heavy_turns * 2.0 >= cost.turns
 }
 
 /// Whether the samples of an actor judged CPU-heavy show it cheap again (rule 2): enough
@@ -219,6 +242,7 @@ fn cheap_again(o: &Observed) -> bool {
         && cost.ns_per_message() < HEAVY_NS_PER_MESSAGE * HEAVY_CLEARS_AT
         && cost.heavy_turns < cost.turns * 0.5 * HEAVY_CLEARS_AT
         && o.busy < LONG_TURNS * HEAVY_CLEARS_AT
+        && o.glimpsed.heavy_turns < GLIMPSES_CLEAR_AT
 }
 
 /// Whether the samples of an inline actor show its handler too costly to run inline
@@ -226,10 +250,12 @@ fn cheap_again(o: &Observed) -> bool {
 /// least half of them (so that one sampled turn preempted for milliseconds does not move
 /// a cheap leaf).
 fn costly_inline(o: &Observed) -> bool {
-    let cost = &o.cost;
-    cost.turns >= MIN_TURNS
-        && cost.ns_per_message() >= COSTLY_NS_PER_MESSAGE
-        && cost.costly_turns * 2.0 >= cost.turns
+    let costly = |cost: &Cost| {
+        cost.turns >= MIN_TURNS
+            && cost.ns_per_message() >= COSTLY_NS_PER_MESSAGE
+            && cost.costly_turns * 2.0 >= cost.turns
+    };
+    costly(&o.cost) || costly(&o.glimpsed)
 }
 
 /// Rule 5: on a lone work-stealing worker, chooses between hand-off order and plain FIFO
@@ -459,5 +485,52 @@ mod tests {
             !costly_inline(&inline(MIN_TURNS / 2.0, 10_000.0, 1.0)),
             "too few samples to say"
         );
+    }
+
+    /// Glimpsed turns judge an actor heavy, or an inline one costly, by the same bounds as
+    /// sampled turns, on their own (a sampled turn or two of the actor's cheap ones do not
+    /// outvote them); and a heavy or costly glimpse still in view keeps an actor from being
+    /// judged cheap again, or from being inlined, as its sampled turns alone would.
+    #[test]
+    fn glimpsed_turns_judge_heavy_and_costly_turns_and_hold_them() {
+        let glimpsed = |turns: f64, ns_per_message: f64| {
+            let mut o = seen(2.0, 500.0, 0.0, 0.0);
+            let g = &mut o.glimpsed;
+            (g.turns, g.handled, g.wall_ns) = (turns, turns, turns * ns_per_message);
+            g.heavy_turns = if ns_per_message >= HEAVY_NS_PER_MESSAGE {
+                turns
+            } else {
+                0.0
+            };
+            g.costly_turns = if ns_per_message >= COSTLY_NS_PER_MESSAGE {
+                turns
+            } else {
+                0.0
+            };
+            o
+        };
+        let heavy = glimpsed(2.0, 200_000.0);
+        assert!(judged_heavy(&heavy) && costly_inline(&heavy));
+        let costly = glimpsed(2.0, 10_000.0);
+        assert!(!judged_heavy(&costly) && costly_inline(&costly));
+        assert!(!costly_inline(&glimpsed(2.0, 1_000.0)), "cheap glimpses");
+        assert!(
+            !costly_inline(&glimpsed(1.0, 200_000.0)),
+            "too few glimpses to say"
+        );
+        let none = seen(2.0, 500.0, 0.0, 0.0);
+        assert!(!judged_heavy(&none) && !costly_inline(&none), "no glimpses");
+
+        // Sampled turns alone say cheap (and a cheap leaf); a heavy or costly glimpse in
+        // view says otherwise until it has faded.
+        assert!(cheap_again(&none) && inlinable(&none));
+        let faded = |weight: f64| {
+            let mut o = glimpsed(weight, 200_000.0);
+            o.glimpsed.turns = weight;
+            o
+        };
+        assert!(!cheap_again(&faded(1.0)) && !inlinable(&faded(1.0)));
+        assert!(!cheap_again(&faded(0.5)) && !inlinable(&faded(0.5)));
+        assert!(cheap_again(&faded(0.125)) && inlinable(&faded(0.125)));
     }
 }

@@ -9,16 +9,18 @@
 //! stores to actors' home words and to a stage's queue-order flag, which the scheduler
 //! reads anyway. A controller thread does the rest, in three steps, one file each:
 //!
-//! 1. **Observe** (`observe.rs`): what the workers record of sampled turns, the watch the
-//!    controller puts on long turns, and the decaying averages kept of both.
+//! 1. **Observe** (`observe.rs`): what the workers record of sampled turns, the glimpses
+//!    the controller takes of turns in progress and the watch it puts on long ones, and
+//!    the decaying averages kept of them.
 //! 2. **Decide** (`decide.rs`): the rules (blocking actors get a stage of their own,
 //!    CPU-heavy ones stay in the pool, cheap leaves run inline, chatty groups share a stage,
 //!    a lone worker's queue order, and communities that talk many to many stay whole, one
 //!    stage each).
 //! 3. **Move** (`moves.rs`): applying a decision.
 //!
-//! Every [`ROUND`] the controller watches long turns and folds the new samples into its
-//! averages, and (in `auto` mode, on a lone work-stealing worker) chooses the queue order;
+//! Every [`ROUND`] the controller glimpses the turns in progress, watches long turns,
+//! folds the new samples into its averages, and (in `auto` mode, on a lone work-stealing
+//! worker) chooses the queue order;
 //! every [`DECIDE_EVERY`] rounds it applies the other rules (in `auto` mode) and halves the
 //! averages; the rule for communities is looked at every round and paces itself. Only
 //! actors spawned with [`crate::Placement::Default`] under the `task` policy are moved;
@@ -133,7 +135,7 @@ impl Controller {
                 return;
             }
             let stages = self.auto.live_stages();
-            observe::watch_long_turns(&stages);
+            observe::look_at_turns(&stages);
             self.observations.ingest(&stages);
             if auto && self.orders_queue() {
                 decide::choose_order(&self.observations, &mut self.order, &self.mover);

@@ -1,5 +1,6 @@
-//! Observing: what the workers record of the turns they sample, the controller's watch on
-//! long turns, and the decaying averages the rules read.
+//! Observing: what the workers record of the turns they sample, the controller's glimpses
+//! of turns in progress and its watch on long turns, and the decaying averages the rules
+//! read.
 //!
 //! # What is sampled, and what it costs
 //!
@@ -25,9 +26,30 @@
 //!   what a turn of its actor costs (the [`Cost`] of it), but not how many turns there
 //!   are: rates (an actor's load, its sends, who it sends to) come from the turns chosen
 //!   by count alone, which the request does not shift.
+//! * **Turns, by glimpse.** Neither of the above finds a slow actor on a stage that also
+//!   runs many cheap turns: its turns are a few in thousands, so sampling by count
+//!   rarely picks one, and the stage sends turns chosen by count every round, so it is
+//!   never asked for one by time. So the controller, at each look (below), *glimpses*
+//!   the turn in progress on every stage that is awake: the turn's end reports its actor,
+//!   the messages it handled and the worker thread's CPU time since the look. A look
+//!   catches a turn in proportion to its length, so an actor that takes a fifth of a
+//!   stage's time is glimpsed about once a decision, however many cheap turns run beside
+//!   it. CPU time, not wall time: where every CPU is busy, the controller's own thread
+//!   preempts a worker to look, so the turn a look finds is often a preempted one, and
+//!   its wall time would hold the preemption. Even so, the worker's time to get going
+//!   again and end the turn counts as the turn's (a few microseconds), so a glimpse under
+//!   [`GLIMPSE_FLOOR`] counts as a turn that took no time. What is measured is only the
+//!   part after the look, and the turns a look catches are the long ones: so glimpses say
+//!   only whether an actor's turns are heavy or costly (rules 2 and 3 of `decide.rs`,
+//!   judged on them alone by the same bounds as the sampled turns, and holding an actor
+//!   back from being judged cheap again or inlined while one is in view), never what its
+//!   turns cost on average nor what it sends. A glimpse on a turn that then runs an
+//!   inline turn is dropped (its time would hold the inline actor's). Where the thread's
+//!   CPU time cannot be read, nothing is glimpsed. A glimpse costs the controller and the
+//!   worker a reading of the thread's CPU clock each, and the worker one report, a round.
 //! * **Long turns, by watching.** The controller looks at every stage each
 //!   [`super::ROUND`]. A stage that has been inside the same turn since the previous look
-//!   is *watched*: the controller notes the time, the thread's CPU clock and its voluntary
+//!   is *watched* instead of glimpsed: the controller notes the time, the thread's CPU clock and its voluntary
 //!   context switches (less the one of a sleep under way), and when the turn ends, the
 //!   worker reports the actor with the wall and CPU time since then. (An inline turn
 //!   counts as a turn of its own, so a watch put on one reports the inline actor, not the
@@ -49,6 +71,7 @@
 //! Every round the controller folds the new samples into [`Observations`]: per actor,
 //! sums of the turns sampled by count, their wall time and sends, what every sampled turn
 //! says of its handler (its [`Cost`]: time per message, heavy and costly turns, sends),
+//! what its glimpsed turns say (a [`Cost`] of their own),
 //! long turns seen blocked or busy, and who sends to it; per pair of actors, the sampled cross-stage sends. Every decision
 //! halves them all ([`Observations::decay`]), so old behaviour fades within tens of
 //! milliseconds, and stopped actors and faded pairs are forgotten. (Where rule 4 of
@@ -93,6 +116,13 @@ pub(super) const HEAVY_NS_PER_MESSAGE: f64 = 50_000.0;
 /// handler runs inside its sender's turn, which the hand-off it saves (a fraction of a
 /// microsecond) no longer pays for.
 pub(super) const COSTLY_NS_PER_MESSAGE: f64 = 4_000.0;
+/// CPU time below which a glimpse counts as a turn that took none. A look often comes
+/// while its thread preempts the worker (every CPU busy), and the worker's time to get
+/// going again and end the turn then counts as the turn's: with a cheap leaf beside two
+/// busy threads on two CPUs, glimpses of its turns took a median of 4 µs (10 µs in a
+/// debug build), and up to 15 µs (0.1 ms), while its handler took well under one. That
+/// says nothing of the handler, and would have made it costly.
+pub(super) const GLIMPSE_FLOOR: Duration = Duration::from_micros(200);
 /// Distinct receivers recorded per sampled turn; further sends are only counted.
 const MAX_RECEIVERS: usize = 8;
 /// Decisions for which a pair of actors seen talking stays in view (the averages fade by
@@ -137,6 +167,16 @@ enum Sample {
         /// says what a turn costs, not how many turns there are.
         timed: bool,
     },
+    /// A glimpsed turn: the turn in progress at one of the controller's looks, with the
+    /// CPU time the worker thread used from the look to the turn's end and the messages
+    /// the turn handled. Turns are caught this way in proportion to their length, and the
+    /// time is only the part after the look: it says what the actor's long turns cost, not
+    /// how many there are, nor what they send.
+    Glimpse {
+        actor: Task,
+        cpu_ns: u64,
+        handled: u64,
+    },
     /// A watched long turn: wall and CPU time since the controller began to watch it, and
     /// whether the thread gave up the CPU by itself meanwhile (slept or waited) rather
     /// than only being preempted.
@@ -148,14 +188,17 @@ enum Sample {
     },
 }
 
-/// The watch a controller puts on a stage that is in a long turn.
+/// What the controller puts on a stage's turn in progress, for the worker to report at
+/// the turn's end: a glimpse of any turn it finds under way, or a watch on one it found
+/// under way at two looks.
 struct Watch {
     turn: u64,
     since: Instant,
+    /// The worker thread's CPU time at the look.
     cpu_ns: u64,
-    /// The thread's voluntary context switches before the turn's sleep under way, if any
-    /// ([`ThreadTime::switches_before_now`]).
-    voluntary: u64,
+    /// For a long turn, the thread's voluntary context switches before the turn's sleep
+    /// under way, if any ([`ThreadTime::switches_before_now`]); `None` for a glimpse.
+    voluntary: Option<u64>,
 }
 
 /// What the controller and one stage's worker share.
@@ -308,24 +351,50 @@ impl Recorder for WorkerProbe {
                 return;
             };
             drop(slot);
-            let (Some(cpu_now), Some(voluntary)) = (own_cpu_ns(), own_voluntary_switches()) else {
+            if watch.turn != turns {
+                return;
+            }
+            let Some(cpu_now) = own_cpu_ns() else {
                 return;
             };
-            if watch.turn == turns {
-                probe.samples.lock().push(Sample::Long {
+            let cpu_ns = cpu_now.saturating_sub(watch.cpu_ns);
+            let sample = match watch.voluntary {
+                // By CPU time, not wall time: a look comes round most often to a turn
+                // whose thread was preempted (by the controller itself, where every CPU
+                // is busy), and that turn's wall time would hold the preemption.
+                None => Sample::Glimpse {
                     actor: actor(),
-                    wall_ns: nanos(watch.since.elapsed()),
-                    cpu_ns: cpu_now.saturating_sub(watch.cpu_ns),
-                    gave_up_cpu: voluntary > watch.voluntary,
-                });
-            }
+                    cpu_ns,
+                    handled,
+                },
+                Some(before) => {
+                    let Some(voluntary) = own_voluntary_switches() else {
+                        return;
+                    };
+                    Sample::Long {
+                        actor: actor(),
+                        wall_ns: nanos(watch.since.elapsed()),
+                        cpu_ns,
+                        gave_up_cpu: voluntary > before,
+                    }
+                }
+            };
+            probe.samples.lock().push(sample);
         }
     }
 
     fn inline_turn_over(&self, enclosing: u64, first: u64, turns: u64) {
-        if let Some(watch) = self.probe.watch.lock().as_mut() {
+        let mut slot = self.probe.watch.lock();
+        if let Some(watch) = slot.as_mut() {
             if (enclosing..first).contains(&watch.turn) {
-                watch.turn = turns;
+                if watch.voluntary.is_some() {
+                    watch.turn = turns;
+                } else {
+                    // A glimpse's time would now hold the inline turn's too, which is not
+                    // this actor's work: dropped.
+                    *slot = None;
+                    self.probe.stage.set_watched(false);
+                }
             }
         }
     }
@@ -402,6 +471,9 @@ pub(super) struct Observed {
     pub(super) sends: f64,
     /// What all its sampled turns, timed ones included, say of its handler.
     pub(super) cost: Cost,
+    /// What its glimpsed turns say of its handler (their sends are not known, and each
+    /// turn's time is counted from the look that caught it).
+    pub(super) glimpsed: Cost,
     /// Long turns seen blocked (decaying, like the sums above).
     pub(super) blocked: f64,
     /// Long turns seen computing (decaying).
@@ -428,6 +500,7 @@ impl Observed {
             wall_ns: 0.0,
             sends: 0.0,
             cost: Cost::default(),
+            glimpsed: Cost::default(),
             blocked: 0.0,
             busy: 0.0,
             blocked_for_good: false,
@@ -578,6 +651,19 @@ impl Observations {
                             }
                         }
                     }
+                    Sample::Glimpse {
+                        actor,
+                        cpu_ns,
+                        handled,
+                    } => {
+                        // Below the floor a glimpse says only that the turn was not long.
+                        let cpu_ns = if cpu_ns < nanos(GLIMPSE_FLOOR) {
+                            0
+                        } else {
+                            cpu_ns
+                        };
+                        self.observed(&actor).glimpsed.add(cpu_ns, handled, 0);
+                    }
                     Sample::Long {
                         actor,
                         wall_ns,
@@ -634,12 +720,14 @@ impl Observations {
             o.wall_ns *= 0.5;
             o.sends *= 0.5;
             o.cost.halve();
+            o.glimpsed.halve();
             o.received *= 0.5;
             o.blocked *= 0.5;
             o.busy *= 0.5;
             !o.actor.is_stopped()
                 && (o.turns >= 0.05
                     || o.cost.turns >= 0.05
+                    || o.glimpsed.turns >= 0.05
                     || o.received >= 0.05
                     || o.blocked_for_good
                     || o.heavy
@@ -668,36 +756,66 @@ impl Auto {
     }
 }
 
-/// Puts a watch on every stage still inside the turn it was in last round.
-pub(super) fn watch_long_turns(stages: &[Arc<StageProbe>]) {
+/// Looks at every stage in a turn: glimpses the turn in progress, or, where it is still
+/// the turn it was in at the last look, watches it as a long turn.
+pub(super) fn look_at_turns(stages: &[Arc<StageProbe>]) {
     for probe in stages {
         let stage = &probe.stage;
         let turns = stage.stats.turns.load(Ordering::Acquire);
-        // Busy in a turn: not parked, and no turn has started since last round. (A
-        // worker between turns searches for microseconds, then parks.)
+        // Busy in a turn: not parked. (A worker between turns searches for microseconds,
+        // then parks; a glimpse put on the turn that has just ended is dropped by the next
+        // turn's end, whose count differs.)
         let in_turn = !stage.is_parked();
         let seen = (turns << 1) | u64::from(in_turn);
         let before = probe.last_seen.swap(seen, Ordering::Relaxed);
-        if !in_turn || before != seen || stage.is_watched() {
+        if !in_turn {
             continue;
         }
+        // Glimpses and watches are judged by the thread's clocks: where they cannot be
+        // read, neither is put on (`thread_time.rs` says what follows).
         let Some(thread) = probe.thread else {
             continue;
         };
-        // A worker asleep now went to sleep inside this turn (it was in it at the last
-        // look, and parks only between turns): `switches_before_now` counts that sleep's
-        // switch as still to come, so a turn that blocks once, across both looks, shows it.
-        let (Some(cpu_ns), Some(voluntary)) = (thread.cpu_ns(), thread.switches_before_now())
-        else {
+        if probe
+            .watch
+            .lock()
+            .as_ref()
+            .is_some_and(|watch| watch.voluntary.is_some())
+        {
+            // A long turn's watch stays until the turn ends. (Checked before the clocks
+            // are read: reading the switches takes tens of microseconds, and would be
+            // done every round of a long turn.)
             continue;
-        };
-        *probe.watch.lock() = Some(Watch {
-            turn: turns,
-            since: Instant::now(),
-            cpu_ns,
-            voluntary,
+        }
+        // No turn has started since last round: a long turn, watched. A worker asleep
+        // now went to sleep inside this turn (it was in it at the last look, and parks
+        // only between turns): `switches_before_now` counts that sleep's switch as still
+        // to come, so a turn that blocks once, across both looks, shows it.
+        let same_turn = before == seen;
+        let clocks = thread.cpu_ns().and_then(|cpu_ns| {
+            let voluntary = if same_turn {
+                Some(thread.switches_before_now()?)
+            } else {
+                None
+            };
+            Some((cpu_ns, voluntary))
         });
-        stage.set_watched(true);
+        {
+            let mut slot = probe.watch.lock();
+            let Some((cpu_ns, voluntary)) = clocks else {
+                if slot.take().is_some() {
+                    stage.set_watched(false);
+                }
+                continue;
+            };
+            *slot = Some(Watch {
+                turn: turns,
+                since: Instant::now(),
+                cpu_ns,
+                voluntary,
+            });
+            stage.set_watched(true);
+        }
         if stage.stats.turns.load(Ordering::Acquire) != turns {
             // The turn ended (or ran an inline turn) while the watch went on: its end may
             // not have seen it, and a watch left over would be taken by a later turn (or
@@ -795,7 +913,7 @@ pub(super) mod tests {
                     *wall_ns,
                     sends.iter().map(|s| key(&s.to)).collect(),
                 ),
-                Sample::Long { .. } => panic!("no turn was watched"),
+                Sample::Long { .. } | Sample::Glimpse { .. } => panic!("no turn was watched"),
             })
             .collect::<Vec<(usize, u64, Vec<usize>)>>();
         assert_eq!(
@@ -909,7 +1027,7 @@ pub(super) mod tests {
             turn: 1,
             since: Instant::now(),
             cpu_ns: own_cpu_ns().expect("Linux gives a thread's CPU time"),
-            voluntary: own_voluntary_switches().expect("and its switches"),
+            voluntary: Some(own_voluntary_switches().expect("and its switches")),
         });
         stage.set_watched(true);
         spin(Duration::from_millis(3));
@@ -937,7 +1055,7 @@ pub(super) mod tests {
                 turn,
                 since: Instant::now(),
                 cpu_ns: own_cpu_ns().expect("Linux gives a thread's CPU time"),
-                voluntary: own_voluntary_switches().expect("and its switches"),
+                voluntary: Some(own_voluntary_switches().expect("and its switches")),
             });
             stage.set_watched(true);
         };
@@ -947,6 +1065,7 @@ pub(super) mod tests {
                 .map(|sample| match sample {
                     Sample::Long { actor, .. } => key(actor),
                     Sample::Turn { .. } => panic!("no turn was sampled"),
+                    Sample::Glimpse { .. } => panic!("no turn was glimpsed"),
                 })
                 .collect()
         };
@@ -985,6 +1104,134 @@ pub(super) mod tests {
         recorder.inline_turn_over(0, 6, 7);
         recorder.turn_ended(&|| Arc::clone(&sender), 1, 7, None, false);
         assert_eq!(long_turns(), [key(&sender)]);
+    }
+
+    /// Each look glimpses the turn in progress; its end reports the actor, the thread's
+    /// CPU time since the look and the messages handled, which count only for what the
+    /// actor's turns cost. A glimpse put on a turn that has ended is dropped by the next
+    /// turn's end; one put on a turn that then runs an inline turn is dropped (its time
+    /// would hold the inline turn's); one put on an inline turn is the inline actor's; and
+    /// a turn still in progress at the next look is watched as a long turn instead, a
+    /// watch later looks leave alone.
+    #[test]
+    #[cfg(all(target_os = "linux", not(footlights_portable)))]
+    fn a_look_glimpses_the_turn_in_progress() {
+        let (stage, probe, recorder) = observed_stage();
+        let actor = |site| -> Task { Arc::new(Idle(Home::new(Target::Site(site), true))) };
+        let (a, leaf) = (actor(Site::Pool), actor(Site::Inline));
+        let stages = std::slice::from_ref(&probe);
+        let look_at = |turns: u64| {
+            stage.stats.turns.store(turns, Ordering::Relaxed);
+            look_at_turns(stages);
+        };
+        let taken = || std::mem::take(&mut *probe.samples.lock());
+
+        // Turn 5 is glimpsed and reported after 1 ms on the CPU; 20 ms asleep after that
+        // (a thread preempted for that long would show the same) do not count.
+        look_at(5);
+        assert!(stage.is_watched());
+        let cpu = || own_cpu_ns().expect("Linux gives a thread's CPU time");
+        let start = cpu();
+        while cpu() - start < 1_000_000 {
+            std::hint::spin_loop();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        recorder.turn_ended(&|| Arc::clone(&a), 2, 5, None, false);
+        assert!(!stage.is_watched());
+        match &taken()[..] {
+            [
+                Sample::Glimpse {
+                    actor,
+                    cpu_ns,
+                    handled: 2,
+                },
+            ] => {
+                assert_eq!(key(actor), key(&a));
+                assert!(
+                    (1_000_000..15_000_000).contains(cpu_ns),
+                    "the CPU time from the look: {cpu_ns} ns"
+                );
+            }
+            _ => panic!("one glimpse of `a`'s turn"),
+        }
+
+        // A glimpse of turn 6, which ended before the look: turn 7's end drops it.
+        look_at(6);
+        recorder.turn_ended(&|| Arc::clone(&a), 1, 7, None, false);
+        assert!(taken().is_empty() && !stage.is_watched());
+
+        // A glimpse of `a`'s turn 8, which then runs the leaf inline (turn 9): the leaf's
+        // end leaves it, the inline turn's return drops it, and `a`'s end reports nothing.
+        look_at(8);
+        recorder.turn_ended(&|| Arc::clone(&leaf), 1, 9, Some(9), false);
+        assert!(stage.is_watched(), "left to the turn around the inline one");
+        recorder.inline_turn_over(0, 9, 9);
+        assert!(!stage.is_watched(), "dropped");
+        recorder.turn_ended(&|| Arc::clone(&a), 1, 9, None, false);
+        assert!(taken().is_empty());
+
+        // A glimpse while the leaf's inline turn 10 runs is the leaf's.
+        look_at(10);
+        recorder.turn_ended(&|| Arc::clone(&leaf), 1, 10, Some(10), false);
+        match &taken()[..] {
+            [Sample::Glimpse { actor, .. }] => assert_eq!(key(actor), key(&leaf)),
+            _ => panic!("one glimpse of the leaf's turn"),
+        }
+
+        // What a glimpse says counts for cost only, apart from sampled turns.
+        let mut obs = Observations::new(true, true);
+        probe.samples.lock().push(Sample::Glimpse {
+            actor: Arc::clone(&a),
+            cpu_ns: 300_000,
+            handled: 1,
+        });
+        obs.ingest(stages);
+        let seen = &obs.actors[&key(&a)];
+        assert_eq!(
+            (seen.glimpsed.turns, seen.glimpsed.costly_turns),
+            (1.0, 1.0)
+        );
+        assert_eq!(seen.glimpsed.ns_per_message(), 300_000.0);
+        assert_eq!((seen.cost.turns, seen.turns, seen.wall_ns), (0.0, 0.0, 0.0));
+
+        // Turn 11 glimpsed, and still in progress at the next look: watched as a long
+        // turn, from that look; a third look leaves the watch as it is.
+        look_at(11);
+        look_at(11);
+        let since = |probe: &StageProbe| {
+            probe
+                .watch
+                .lock()
+                .as_ref()
+                .filter(|w| w.voluntary.is_some())
+                .map(|w| w.since)
+        };
+        let watched_since = since(&probe).expect("a long turn's watch");
+        look_at(11);
+        assert_eq!(
+            since(&probe),
+            Some(watched_since),
+            "the watch stays as it was"
+        );
+        recorder.turn_ended(&|| Arc::clone(&a), 1, 11, None, false);
+        assert!(matches!(taken()[..], [Sample::Long { .. }]));
+
+        // A parked stage is not looked at.
+        stage.set_parked(true);
+        look_at(12);
+        assert!(!stage.is_watched());
+    }
+
+    /// Where a thread's clocks cannot be read, no turn is glimpsed or watched.
+    #[test]
+    #[cfg(not(all(target_os = "linux", not(footlights_portable))))]
+    fn without_clocks_no_turn_is_glimpsed() {
+        let (stage, probe, _recorder) = observed_stage();
+        for turns in [5, 6, 6] {
+            stage.stats.turns.store(turns, Ordering::Relaxed);
+            look_at_turns(std::slice::from_ref(&probe));
+            assert!(!stage.is_watched());
+        }
     }
 
     #[test]

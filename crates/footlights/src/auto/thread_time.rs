@@ -16,9 +16,9 @@
 //!   offers no thread's CPU time and no context-switch counts, so every reading is `None`.
 //!   The observer then cannot tell a long computation from a blocked handler: it still
 //!   samples turns (their wall time, messages and sends, which co-location and the
-//!   pool/dedicated rules for short turns need), but never judges an actor blocking or
-//!   CPU-heavy from a long turn, so such an actor is not moved to a dedicated stage
-//!   automatically. Place blocking actors with `Placement::Dedicated` there.
+//!   pool/dedicated rules for short turns need), but neither glimpses turns in progress
+//!   nor watches long ones, and never judges an actor blocking or CPU-heavy from a long
+//!   turn, so such an actor is not moved to a dedicated stage automatically. Place blocking actors with `Placement::Dedicated` there.
 
 /// How a worker thread is read from the controller's thread.
 #[derive(Clone, Copy)]

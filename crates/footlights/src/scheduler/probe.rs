@@ -24,8 +24,8 @@
 //! unsampled turn costs a counter decrement and a flag test, and the recorder is called
 //! only for a sampled turn (its start, its sends, the time it spends waking other
 //! threads, its end) or for the end of a turn an observer asked to see
-//! ([`super::stage::Stage::set_watched`]: a turn that was still running when the observer
-//! looked twice).
+//! ([`super::stage::Stage::set_watched`]: a turn the observer found running when it looked,
+//! which it glimpses, or found running at two looks, which it watches as a long turn).
 
 use std::cell::Cell;
 use std::sync::Arc;

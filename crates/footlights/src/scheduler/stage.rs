@@ -12,7 +12,8 @@
 //!
 //! Three flags are the stage's state that an observer ([`super::probe`]) may read or set:
 //! whether its worker is parked (kept only on observed systems), what the observer asks
-//! of the end of the turn in progress (a report of that turn, when it watches a long one,
+//! of the end of the turn in progress (a report of that turn, when it glimpses it or
+//! watches a long one,
 //! and a sample of one of the next turns, when the stage's turns are too long to be
 //! sampled often by count; one byte, so that the worker tests both at once), and, for a lone
 //! work-stealing worker, which queue order it keeps (see [`super::worker`]).
