@@ -81,13 +81,15 @@ pub(crate) trait Recorder {
     );
 
     /// An inline turn that began at the stage's turn count `first` is over, the count is
-    /// `turns` now, and the stage is watched; `enclosing` is the count the inline turn
-    /// around it began at, or 0 if it ran in a turn of its own. A watch put on after
-    /// `enclosing` and before `first` is the enclosing turn's (the inline turn's end left
-    /// it alone): it now counts from `turns`, so that the enclosing turn's end still
-    /// finds it its own. (An older one belongs further out, and is moved at that turn's
-    /// own inline end: moved here, the enclosing inline turn would take it.)
-    fn inline_turn_over(&self, enclosing: u64, first: u64, turns: u64);
+    /// `turns` now, and the stage is watched. A watch on the count just before `first` is
+    /// the enclosing turn's (the inline turn's end left it alone): it now counts from
+    /// `turns`, so that the enclosing turn's end still finds it its own. (A watch on the
+    /// enclosing turn always holds that count: the one the turn was at when the watch went
+    /// on, or the one an earlier inline turn's end moved it to. An older one belongs
+    /// further out, and is moved at that turn's own inline end: moved here, the enclosing
+    /// inline turn would take it; or it was left over by a turn that ended while the
+    /// watch went on, and the turn now running must not take it.)
+    fn inline_turn_over(&self, first: u64, turns: u64);
 }
 
 /// A worker's choice of which turns to record, and its recorder.
@@ -249,7 +251,7 @@ mod tests {
             turn();
         }
         fn turn_ended(&self, _: &dyn Fn() -> Task, _: u64, _: u64, _: Option<u64>, _: bool) {}
-        fn inline_turn_over(&self, _: u64, _: u64, _: u64) {}
+        fn inline_turn_over(&self, _: u64, _: u64) {}
     }
 
     /// A sampler with `seed`, and the log of its samples.

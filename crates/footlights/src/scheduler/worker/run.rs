@@ -280,7 +280,7 @@ impl Worker {
                 self.inline_turn.set(enclosing);
                 if self.stage.is_watched() {
                     let turns = self.stats().turns.load(Ordering::Relaxed);
-                    recorder.inline_turn_over(enclosing, first, turns);
+                    recorder.inline_turn_over(first, turns);
                 }
             }
             None => task.run_turn(self),
