@@ -3,8 +3,11 @@
 //!
 //! The `n!` permutations are cut into ranges (`peer_kernels::fannkuch::task_ranges`).
 //! Main spawns the collector (holding the ranges and the `RpcReplyPort` for the answer)
-//! and as many workers as the runtime has worker threads, and casts the collector a
-//! `Hire` for each. The collector gives every hired worker one range; a worker runs its
+//! and as many workers as the runtime has worker threads, and casts the collector one
+//! `Hire` with all of them (one message: hired one at a time, the first worker could do
+//! every range before main had spawned the next, and the collector would have stopped
+//! before the next `Hire`; `n=3`, six ranges of one permutation, did that at two threads).
+//! The collector gives every hired worker one range; a worker runs its
 //! range inside its handler (this is the CPU-bound part: tokio runs the workers in
 //! parallel) and casts back `Done` with its partial checksum and maximum and its own
 //! `ActorRef`; the collector combines it and hands that worker the next range. When no
@@ -19,8 +22,8 @@ use suite_contract::Outcome;
 
 /// Messages of the collector.
 pub enum CollectorMsg {
-    /// A worker ready for ranges.
-    Hire(ActorRef<WorkerMsg>),
+    /// The workers, ready for ranges.
+    Hire(Vec<ActorRef<WorkerMsg>>),
     /// A worker's result for its last range.
     Done(Partial, ActorRef<WorkerMsg>),
 }
@@ -43,6 +46,16 @@ struct CollectorState {
 }
 
 impl CollectorState {
+    /// Replies with the total and stops `myself` once no range is left and none is out.
+    fn finish_if_done(&mut self, myself: &ActorRef<CollectorMsg>) {
+        if self.out == 0 && self.ranges.is_empty() {
+            if let Some(reply) = self.reply.take() {
+                let _ = reply.send(self.total);
+            }
+            myself.stop(None);
+        }
+    }
+
     /// Gives `worker` the next range, or stops it if none is left.
     fn hand_out(&mut self, worker: &ActorRef<WorkerMsg>) {
         match self.ranges.pop_front() {
@@ -80,17 +93,17 @@ impl Actor for Collector {
         state: &mut CollectorState,
     ) -> Result<(), ActorProcessingErr> {
         match message {
-            CollectorMsg::Hire(worker) => state.hand_out(&worker),
+            CollectorMsg::Hire(workers) => {
+                for worker in &workers {
+                    state.hand_out(worker);
+                }
+                state.finish_if_done(&myself);
+            }
             CollectorMsg::Done(partial, worker) => {
                 state.total = state.total.combine(partial);
                 state.out -= 1;
                 state.hand_out(&worker);
-                if state.out == 0 && state.ranges.is_empty() {
-                    if let Some(reply) = state.reply.take() {
-                        let _ = reply.send(state.total);
-                    }
-                    myself.stop(None);
-                }
+                state.finish_if_done(&myself);
             }
         }
         Ok(())
@@ -133,12 +146,14 @@ pub async fn run(n: u64) -> Result<Outcome, String> {
     let (collector, _) = Actor::spawn(None, Collector, (task_ranges(n), reply.into()))
         .await
         .map_err(|e| format!("cannot spawn the collector: {e}"))?;
+    let mut hired = Vec::with_capacity(workers);
     for i in 0..workers {
         let (worker, _) = Actor::spawn(None, Worker, (n, collector.clone()))
             .await
             .map_err(|e| format!("cannot spawn worker {i}: {e}"))?;
-        cast!(collector, CollectorMsg::Hire(worker)).map_err(|e| format!("hiring: {e}"))?;
+        hired.push(worker);
     }
+    cast!(collector, CollectorMsg::Hire(hired)).map_err(|e| format!("hiring: {e}"))?;
     let total = answer
         .await
         .map_err(|_| "the collector stopped before every range was done")?;
