@@ -800,30 +800,37 @@ pub(super) fn look_at_turns(stages: &[Arc<StageProbe>]) {
             };
             Some((cpu_ns, voluntary))
         });
-        {
-            let mut slot = probe.watch.lock();
-            let Some((cpu_ns, voluntary)) = clocks else {
-                if slot.take().is_some() {
-                    stage.set_watched(false);
-                }
-                continue;
-            };
-            *slot = Some(Watch {
-                turn: turns,
-                since: Instant::now(),
-                cpu_ns,
-                voluntary,
-            });
-            stage.set_watched(true);
-        }
-        if stage.stats.turns.load(Ordering::Acquire) != turns {
-            // The turn ended (or ran an inline turn) while the watch went on: its end may
-            // not have seen it, and a watch left over would be taken by a later turn (or
-            // passed on by an inline turn's end to the turn around it). Withdrawn; a later
-            // look watches the turn under way if it is long.
-            stage.set_watched(false);
-            probe.watch.lock().take();
-        }
+        let watch = clocks.map(|(cpu_ns, voluntary)| Watch {
+            turn: turns,
+            since: Instant::now(),
+            cpu_ns,
+            voluntary,
+        });
+        put_watch(probe, turns, watch);
+    }
+}
+
+/// Puts `watch` on the stage's turn numbered `turns` (`None`, where the clocks could not
+/// be read, takes off any watch there), then withdraws it if that turn has ended (or run an
+/// inline turn) meanwhile: its end may not have seen it, and a watch left over would be
+/// taken by a later turn (or passed on by an inline turn's end to the turn around it). A
+/// later look watches the turn under way if it is long.
+fn put_watch(probe: &StageProbe, turns: u64, watch: Option<Watch>) {
+    let stage = &probe.stage;
+    {
+        let mut slot = probe.watch.lock();
+        let Some(watch) = watch else {
+            if slot.take().is_some() {
+                stage.set_watched(false);
+            }
+            return;
+        };
+        *slot = Some(watch);
+        stage.set_watched(true);
+    }
+    if stage.stats.turns.load(Ordering::Acquire) != turns {
+        stage.set_watched(false);
+        probe.watch.lock().take();
     }
 }
 
@@ -1125,6 +1132,34 @@ pub(super) mod tests {
         recorder.inline_turn_over(13, 13);
         recorder.turn_ended(&|| Arc::clone(&sender), 1, 13, None, false);
         assert!(long_turns().is_empty() && !stage.is_watched());
+    }
+
+    /// A watch put on a turn that ended while it went on is withdrawn at once (a later turn
+    /// would take it as its own); one put on the turn still under way stays; a look that
+    /// cannot read the clocks takes one off.
+    #[test]
+    fn a_watch_on_a_turn_that_ended_meanwhile_is_withdrawn() {
+        let (stage, probe, _recorder) = observed_stage();
+        let watch = |turn| {
+            Some(Watch {
+                turn,
+                since: Instant::now(),
+                cpu_ns: 0,
+                voluntary: None,
+            })
+        };
+        let on = || probe.watch.lock().as_ref().map(|w| w.turn);
+        // The look read turn 5, and turn 6 began before the watch went on.
+        stage.stats.turns.store(6, Ordering::Relaxed);
+        put_watch(&probe, 5, watch(5));
+        assert_eq!(on(), None, "withdrawn");
+        assert!(!stage.is_watched());
+        put_watch(&probe, 6, watch(6));
+        assert_eq!(on(), Some(6));
+        assert!(stage.is_watched());
+        put_watch(&probe, 6, None);
+        assert_eq!(on(), None, "no clocks: taken off");
+        assert!(!stage.is_watched());
     }
 
     /// Each look glimpses the turn in progress; its end reports the actor, the thread's
