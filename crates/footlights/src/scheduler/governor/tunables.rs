@@ -15,6 +15,7 @@
 //! | [`PINNED_EVERY_MASK`] | 1 | picks (a mask) | mechanism | see above: pinned work first every other pick |
 //! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (about 1,000 pauses in all: a few microseconds, what a hand-off from a busy worker takes to arrive) before it parks |
 //! | [`SEARCHERS_OF_ACTIVE`] | 2 | divisor | mechanism | at most the workers that may be awake over this (at least one) search at once, as tokio and Go limit searching workers |
+//! | [`ALONE_LOOK_EVERY`] | 64 | picks | [`Fifo`](super::Rule::Fifo) | a pool worker of several that is alone for now (FIFO order) skips the look of every [`ABSORB_EVERY`] picks but one in this many while waking does not pay: its company, a flood, the injector and the inbox change only when another thread acts, and it wakes nobody by that look (its FIFO's length does, on every queueing); 64 picks of the short turns it keeps FIFO order for are microseconds. At 8, the look cost chameneos 3% at two threads (`docs/scaling.md`, "A quiet machine") |
 //! | [`PACE_EVERY`] | 64 | picks | [`Labels`](super::Rule::Labels), held wake-ups, renewal | a tick of a worker's pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
 //! | [`EPOCH_TICKS`] | 16 | ticks | the pace | an epoch is about a thousand turns: long enough that a worker alone for one has shown it can run the work alone (and held wake-ups may go), short enough that steals back are tallied within a millisecond or so |
 //! | [`MIN_MESSAGES`] | 256 | messages | the pace | an epoch alone with fewer handled (long computations) is not counted as alone: it releases no held wake-ups |
@@ -67,6 +68,9 @@ pub(crate) const SEARCHERS_OF_ACTIVE: usize = 2;
 
 // The pace and the labels.
 
+/// Every this many picks (a multiple of [`ABSORB_EVERY`]), a pool worker of several alone
+/// for now looks at its company, a flood and what other threads scheduled.
+pub(crate) const ALONE_LOOK_EVERY: u32 = 64;
 /// Every this many picks, a pool worker of several counts a tick of its pace.
 pub(crate) const PACE_EVERY: u32 = 64;
 /// Ticks per epoch.

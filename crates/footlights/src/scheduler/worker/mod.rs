@@ -40,7 +40,8 @@
 //! messages are reordered. A nursery as long as the wake threshold wakes a sleeper, as the deque
 //! does ([`crate::scheduler::park`]). Newest first alone could leave a worker's first spawns waiting for as
 //! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`](crate::scheduler::governor::tunables::INJECTOR_EVERY)
-//! picks (every [`ABSORB_EVERY`](crate::scheduler::governor::tunables::ABSORB_EVERY) while it keeps FIFO order, when it looks at the nursery last). A
+//! picks (every [`ABSORB_EVERY`](crate::scheduler::governor::tunables::ABSORB_EVERY) while it keeps FIFO order, when it looks at the nursery last;
+//! every [`ALONE_LOOK_EVERY`](crate::scheduler::governor::tunables::ALONE_LOOK_EVERY) while it is alone and waking does not pay). A
 //! lone worker keeps its FIFO order for spawns too (below): nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
@@ -133,6 +134,10 @@ const POOL_IN_ORDER: u8 = 0;
 const POOL_NEXT: u8 = 1;
 /// Any other placement of a fresh pool task ([`Worker::hand_off`], or not work stealing).
 const POOL_OTHER: u8 = 2;
+/// A fresh pool task is handed off in FIFO order, not pinned: a pool worker of several
+/// alone for now, keeping FIFO order (the same hand-off as the lone worker's, without the
+/// two tests of [`Worker::hand_off`]'s way to it).
+const POOL_IN_ORDER_SHARED: u8 = 3;
 
 thread_local! {
     static CURRENT: Cell<*const Worker> = const { Cell::new(ptr::null()) };

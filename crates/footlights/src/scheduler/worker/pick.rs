@@ -3,13 +3,15 @@
 //! worker's own queues in turns, the injector, and the cadences that look at the inbox,
 //! the injector and the oldest spawn first (see the module documentation of [`super`]).
 //! Every [`ABSORB_EVERY`] picks the worker also hands the governor its cadence point:
-//! the pace's tick, the labels, whether it is alone ([`super::super::governor`]).
+//! the pace's tick, the labels, whether it is alone ([`super::super::governor`]); a pool
+//! worker of several that is alone for now (FIFO order), only every [`ALONE_LOOK_EVERY`]
+//! picks.
 
 use crate::sync::deque::Steal;
 
 use super::super::governor::tunables::{
-    ABSORB_EVERY, INJECTOR_EVERY, NEXT_SLOT_STREAK, NURSERY_EVERY_MASK, NURSERY_PICK, PACE_EVERY,
-    PINNED_EVERY_MASK,
+    ABSORB_EVERY, ALONE_LOOK_EVERY, INJECTOR_EVERY, NEXT_SLOT_STREAK, NURSERY_EVERY_MASK,
+    NURSERY_PICK, PACE_EVERY, PINNED_EVERY_MASK,
 };
 use super::super::{SchedulerKind, Task};
 use super::Worker;
@@ -60,6 +62,19 @@ impl Worker {
             if self.solo {
                 self.refresh_order();
             } else if self.paced {
+                if self.keeps_fifo()
+                    && picks % ALONE_LOOK_EVERY != 0
+                    && self.sched.policy.wake.backlog() > 1
+                {
+                    // Alone for now: the look is one in [`ALONE_LOOK_EVERY`] picks. No flood
+                    // is counted meanwhile (`pushed_queued`), so none is due. Once waking
+                    // pays again (the watcher saw long turns: the threshold is back to 1),
+                    // the look comes every [`ABSORB_EVERY`] picks, and leaves FIFO order.
+                    if let Some(task) = self.next.take() {
+                        return Some(task);
+                    }
+                    return self.take_in_order();
+                }
                 if self.give_back_due.get() {
                     // A cross flood said so (see `super::flood`): the loop gives back.
                     return None;

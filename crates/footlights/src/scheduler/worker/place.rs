@@ -7,9 +7,13 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::super::governor::tunables::ABSORB_EVERY;
+#[cfg(doc)]
+use super::super::governor::tunables::ALONE_LOOK_EVERY;
 use super::super::home::Home;
 use super::super::{SchedulerKind, Site, Task};
-use super::{FIFO, GROUPING, PLAIN, POOL_IN_ORDER, POOL_NEXT, POOL_OTHER, Worker};
+use super::{
+    FIFO, GROUPING, PLAIN, POOL_IN_ORDER, POOL_IN_ORDER_SHARED, POOL_NEXT, POOL_OTHER, Worker,
+};
 use crate::metrics::bump;
 
 impl Worker {
@@ -60,6 +64,7 @@ impl Worker {
             match self.pool_hand_off.get() {
                 POOL_IN_ORDER => return self.hand_off_in_order(task, true),
                 POOL_NEXT => return self.set_next(task, false),
+                POOL_IN_ORDER_SHARED => return self.hand_off_in_order(task, false),
                 _ => {}
             }
             if self.steal_pool {
@@ -138,6 +143,7 @@ impl Worker {
         let pool = match (self.steal_pool, self.solo, mode) {
             (true, true, FIFO) => POOL_IN_ORDER,
             (true, false, PLAIN) => POOL_NEXT,
+            (true, false, FIFO) => POOL_IN_ORDER_SHARED,
             _ => POOL_OTHER,
         };
         self.pool_hand_off.set(pool);
@@ -186,7 +192,8 @@ impl Worker {
     }
 
     /// A pool worker of several looks whether every other worker is parked (every
-    /// [`ABSORB_EVERY`] picks). Alone, it keeps FIFO order in its private FIFO, as a lone
+    /// [`ABSORB_EVERY`] picks; once alone, every [`ALONE_LOOK_EVERY`] while waking does not
+    /// pay). Alone, it keeps FIFO order in its private FIFO, as a lone
     /// worker does (no atomic operation per task, and a hub's requests pile up and are
     /// served many a turn); when somebody else is awake again, it publishes the FIFO.
     pub(super) fn refresh_alone(&self) {
@@ -344,12 +351,19 @@ impl Worker {
 
     /// A send from this worker's turn pushed onto the mailbox of an actor already
     /// scheduled, whose home is `home`: counts a cross push if the actor is busy on
-    /// another worker ([`crate::scheduler::governor::flood`]).
+    /// another worker ([`crate::scheduler::governor::flood`]), unless this worker keeps FIFO
+    /// order (it is alone).
     #[inline(always)]
     pub(crate) fn pushed_queued(&self, home: &Home) {
         let Some(k) = self.flood_stage else {
             return;
         };
+        if self.keeps_fifo() {
+            // Alone for now: every other worker is parked, so no actor is busy elsewhere
+            // (a mark left by a worker that has parked since would count pushes that flood
+            // nobody); counting resumes once the worker is no longer alone.
+            return;
+        }
         if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {
             // Seen by the next pick: the count of picks is moved on so that it looks at its
             // company (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work

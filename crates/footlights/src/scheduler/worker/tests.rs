@@ -302,3 +302,62 @@ fn hot_fields_lie_in_the_first_128_bytes() {
     assert!(offset_of!(Worker, sampler) > offset_of!(Worker, local));
     assert!(offset_of!(Worker, queue) > offset_of!(Worker, sampler));
 }
+
+/// A pool worker of several that is alone for now (the other parked, waking found not to
+/// pay) keeps FIFO order, hands off through its own byte, and looks at what other threads
+/// scheduled only every [`ALONE_LOOK_EVERY`] picks; once the other wakes, it publishes its
+/// FIFO at its next look.
+#[test]
+fn a_worker_alone_for_now_looks_at_the_others_every_alone_look_picks() {
+    use super::super::governor::tunables::{ALONE_LOOK_EVERY, MAX_WAKE_BACKLOG};
+    use super::POOL_IN_ORDER_SHARED;
+    use std::time::Duration;
+
+    let sched = scheduler(2, Governor::adaptive());
+    let w = worker(&sched, 0);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    // Worker 1 parks; wake-ups were found not to pay, up to the highest threshold (so
+    // that no backlog below wakes anybody).
+    sched.sleepers.announce(1);
+    while sched.policy.wake.backlog() < MAX_WAKE_BACKLOG {
+        sched.policy.wake.woken_worker_ran(Duration::ZERO, false);
+    }
+    w.refresh_alone();
+    assert!(w.keeps_fifo(), "alone for now");
+    assert_eq!(w.pool_hand_off.get(), POOL_IN_ORDER_SHARED);
+
+    let tasks = 2 * ALONE_LOOK_EVERY;
+    for id in 0..tasks {
+        w.schedule(task(id, &log), Site::Pool);
+    }
+    sched.injector.push(task(999, &log));
+    let order = run_all(&w, &log);
+    assert_eq!(order.len(), tasks as usize + 1);
+    let at = order.iter().position(|&id| id == 999);
+    assert_eq!(
+        at,
+        Some(ALONE_LOOK_EVERY as usize - 1),
+        "the injected task runs at the first look, pick {ALONE_LOOK_EVERY}"
+    );
+    let rest: Vec<u32> = order.into_iter().filter(|&id| id != 999).collect();
+    assert_eq!(rest, (0..tasks).collect::<Vec<_>>(), "FIFO order");
+
+    // Worker 1 wakes: the next look (not before) publishes the FIFO.
+    for id in 0..tasks {
+        w.schedule(task(id, &log), Site::Pool);
+    }
+    sched.sleepers.cancel(1);
+    let mut picked = 0;
+    while w.keeps_fifo() {
+        let t = w.next_task().expect("tasks wait");
+        t.run_turn(&w);
+        picked += 1;
+    }
+    assert_eq!(
+        (w.picks.get() % ALONE_LOOK_EVERY, picked <= ALONE_LOOK_EVERY),
+        (0, true),
+        "left FIFO order at a look"
+    );
+    assert!(!w.queue.is_empty(), "published where worker 1 can steal");
+    run_all(&w, &log);
+}
