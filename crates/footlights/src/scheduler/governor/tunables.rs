@@ -10,12 +10,12 @@
 //! |---|---|---|---|---|
 //! | [`NEXT_SLOT_STREAK`] | 64 | picks | mechanism | a chain of hand-offs runs at most this many in a row while other tasks wait: long enough that a ring's token is never slowed, short enough that the deque waits microseconds |
 //! | [`INJECTOR_EVERY`] | 61 | picks | mechanism | work from outside, the inbox and the oldest spawn are looked at first this often; a prime, so the cadence never lines up with the others (which are powers of two) |
-//! | [`ABSORB_EVERY`] | 8 | picks | mechanism, [`Fifo`](super::Rule::Fifo) | a worker in FIFO order queues what other threads scheduled at most this many picks late; the same pick looks at a worker's company (alone or not) and at a flood's verdict |
+//! | [`ABSORB_EVERY`] | 8 | picks | mechanism, [`Fifo`](super::Rule::Fifo) | a worker in FIFO order queues what other threads scheduled at most this many picks late; the same pick looks at a worker's company (alone or not; alone for now, see [`ALONE_LOOK_EVERY`]) and at a flood's verdict |
 //! | [`NURSERY_EVERY_MASK`], [`NURSERY_PICK`] | 3, 2 | picks (a mask) | mechanism | the nursery comes first on one pick in four, pinned work on every other, the deque otherwise, so none of the three starves the others |
 //! | [`PINNED_EVERY_MASK`] | 1 | picks (a mask) | mechanism | see above: pinned work first every other pick |
 //! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (about 1,000 pauses in all: a few microseconds, what a hand-off from a busy worker takes to arrive) before it parks |
 //! | [`SEARCHERS_OF_ACTIVE`] | 2 | divisor | mechanism | at most the workers that may be awake over this (at least one) search at once, as tokio and Go limit searching workers |
-//! | [`ALONE_LOOK_EVERY`] | 64 | picks | [`Fifo`](super::Rule::Fifo) | a pool worker of several that is alone for now (FIFO order) skips the look of every [`ABSORB_EVERY`] picks but one in this many while waking does not pay: its company, a flood, the injector and the inbox change only when another thread acts, and it wakes nobody by that look (its FIFO's length does, on every queueing); 64 picks of the short turns it keeps FIFO order for are microseconds. At 8, the look cost chameneos 3% at two threads (`docs/scaling.md`, "A quiet machine") |
+//! | [`ALONE_LOOK_EVERY`] | 64 | picks | [`Fifo`](super::Rule::Fifo) | a pool worker of several that is alone for now (FIFO order) makes the look of every [`ABSORB_EVERY`] picks only one pick in this many while waking does not pay and nothing waits in its inbox or the injector: its company and a flood change only when another thread acts, and it wakes nobody by that look (its FIFO's length does, on every queueing). The look at the nursery's oldest spawn comes this often too. A divisor of [`PACE_EVERY`] and a multiple of [`ABSORB_EVERY`] (checked when the crate compiles). At 8, the look cost chameneos 3% at two threads (`docs/scaling.md`, "A quiet machine") |
 //! | [`PACE_EVERY`] | 64 | picks | [`Labels`](super::Rule::Labels), held wake-ups, renewal | a tick of a worker's pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
 //! | [`EPOCH_TICKS`] | 16 | ticks | the pace | an epoch is about a thousand turns: long enough that a worker alone for one has shown it can run the work alone (and held wake-ups may go), short enough that steals back are tallied within a millisecond or so |
 //! | [`MIN_MESSAGES`] | 256 | messages | the pace | an epoch alone with fewer handled (long computations) is not counted as alone: it releases no held wake-ups |
@@ -68,9 +68,11 @@ pub(crate) const SEARCHERS_OF_ACTIVE: usize = 2;
 
 // The pace and the labels.
 
-/// Every this many picks (a multiple of [`ABSORB_EVERY`]), a pool worker of several alone
-/// for now looks at its company, a flood and what other threads scheduled.
+/// Every this many picks (a multiple of [`ABSORB_EVERY`] that divides [`PACE_EVERY`]), a
+/// pool worker of several alone for now looks at its company, a flood and its nursery's
+/// oldest spawn, while waking does not pay and nothing from other threads waits.
 pub(crate) const ALONE_LOOK_EVERY: u32 = 64;
+const _: () = assert!(ALONE_LOOK_EVERY % ABSORB_EVERY == 0 && PACE_EVERY % ALONE_LOOK_EVERY == 0);
 /// Every this many picks, a pool worker of several counts a tick of its pace.
 pub(crate) const PACE_EVERY: u32 = 64;
 /// Ticks per epoch.

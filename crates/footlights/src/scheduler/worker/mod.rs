@@ -41,7 +41,7 @@
 //! does ([`crate::scheduler::park`]). Newest first alone could leave a worker's first spawns waiting for as
 //! long as it keeps spawning, so the worker also takes its *oldest* spawn every [`INJECTOR_EVERY`](crate::scheduler::governor::tunables::INJECTOR_EVERY)
 //! picks (every [`ABSORB_EVERY`](crate::scheduler::governor::tunables::ABSORB_EVERY) while it keeps FIFO order, when it looks at the nursery last;
-//! every [`ALONE_LOOK_EVERY`](crate::scheduler::governor::tunables::ALONE_LOOK_EVERY) while it is alone and waking does not pay). A
+//! every [`ALONE_LOOK_EVERY`](crate::scheduler::governor::tunables::ALONE_LOOK_EVERY) while it is alone for now and nothing from other threads waits). A
 //! lone worker keeps its FIFO order for spawns too (below): nobody can steal from it.
 //!
 //! A lone work-stealing worker (one thread) has nobody to steal from it, so what would go
@@ -202,8 +202,9 @@ pub(crate) struct Worker {
     /// How a fresh hand-off is placed: [`PLAIN`], [`FIFO`] (`fifo` is set) or [`GROUPING`].
     hand_off_mode: Cell<u8>,
     /// How `place` hands off a fresh pool task, from `steal_pool`, `solo` and
-    /// `hand_off_mode` (kept by `set_hand_off_mode`): [`POOL_IN_ORDER`], [`POOL_NEXT`] or
-    /// [`POOL_OTHER`]. One load and compare instead of three loads and four tests a send.
+    /// `hand_off_mode` (kept by `set_hand_off_mode`): [`POOL_IN_ORDER`], [`POOL_NEXT`],
+    /// [`POOL_IN_ORDER_SHARED`] or [`POOL_OTHER`]. One load and compare instead of three
+    /// loads and four tests a send.
     pool_hand_off: Cell<u8>,
     /// Whether this worker should keep a pace (a pool worker under work stealing with
     /// others to share with); its pace is below.

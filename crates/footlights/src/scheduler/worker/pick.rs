@@ -65,11 +65,16 @@ impl Worker {
                 if self.keeps_fifo()
                     && picks % ALONE_LOOK_EVERY != 0
                     && self.sched.policy.wake.backlog() > 1
+                    && self.stage.inbox.is_empty()
+                    && self.sched.injector.is_empty()
                 {
-                    // Alone for now: the look is one in [`ALONE_LOOK_EVERY`] picks. No flood
-                    // is counted meanwhile (`pushed_queued`), so none is due. Once waking
-                    // pays again (the watcher saw long turns: the threshold is back to 1),
-                    // the look comes every [`ABSORB_EVERY`] picks, and leaves FIFO order.
+                    // Alone for now, and nothing from other threads waits: the look is one
+                    // in [`ALONE_LOOK_EVERY`] picks. No flood is counted meanwhile
+                    // (`pushed_queued`), so none is due. Work in its inbox or the injector
+                    // (from outside, or given back) is still looked at every
+                    // [`ABSORB_EVERY`] picks, and so is everything once waking pays again
+                    // (the watcher saw long turns: the threshold is back to 1), which
+                    // leaves FIFO order.
                     if let Some(task) = self.next.take() {
                         return Some(task);
                     }
@@ -193,7 +198,8 @@ impl Worker {
     /// The oldest actor this worker spawned that has not run yet, taken from the end
     /// thieves take from: newest first alone would let a worker that keeps spawning
     /// leave its first spawns waiting for ever, so every [`INJECTOR_EVERY`] picks (every
-    /// [`ABSORB_EVERY`] while it keeps FIFO order) the oldest goes first.
+    /// [`ABSORB_EVERY`] while it keeps FIFO order, every [`ALONE_LOOK_EVERY`] while it is
+    /// alone for now and nothing from other threads waits) the oldest goes first.
     pub(super) fn take_oldest_spawned(&self) -> Option<Task> {
         if self.nursery.is_empty() {
             return None;

@@ -193,7 +193,7 @@ impl Worker {
 
     /// A pool worker of several looks whether every other worker is parked (every
     /// [`ABSORB_EVERY`] picks; once alone, every [`ALONE_LOOK_EVERY`] while waking does not
-    /// pay). Alone, it keeps FIFO order in its private FIFO, as a lone
+    /// pay and nothing from other threads waits, and when it wakes from a park). Alone, it keeps FIFO order in its private FIFO, as a lone
     /// worker does (no atomic operation per task, and a hub's requests pile up and are
     /// served many a turn); when somebody else is awake again, it publishes the FIFO.
     pub(super) fn refresh_alone(&self) {
@@ -359,9 +359,10 @@ impl Worker {
             return;
         };
         if self.keeps_fifo() {
-            // Alone for now: every other worker is parked, so no actor is busy elsewhere
-            // (a mark left by a worker that has parked since would count pushes that flood
-            // nobody); counting resumes once the worker is no longer alone.
+            // Alone for now: as of its last look every other worker was parked, so no
+            // actor is busy elsewhere (a mark left by a worker that has parked since would
+            // count pushes that flood nobody). A worker that wakes meanwhile is seen at the
+            // next look (at most `ALONE_LOOK_EVERY` picks), and counting resumes then.
             return;
         }
         if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {

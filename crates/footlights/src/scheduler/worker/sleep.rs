@@ -37,6 +37,11 @@ impl Worker {
         // the list either way.
         self.sched.sleepers.cancel(index);
         self.restart_pace();
+        if self.paced {
+            // Alone when it parked, perhaps: it looks again now, not at its next look,
+            // which comes only every `ALONE_LOOK_EVERY` picks while it keeps FIFO order.
+            self.refresh_alone();
+        }
         rescue
     }
 

@@ -304,24 +304,28 @@ fn hot_fields_lie_in_the_first_128_bytes() {
 }
 
 /// A pool worker of several that is alone for now (the other parked, waking found not to
-/// pay) keeps FIFO order, hands off through its own byte, and looks at what other threads
-/// scheduled only every [`ALONE_LOOK_EVERY`] picks; once the other wakes, it publishes its
-/// FIFO at its next look.
+/// pay) keeps FIFO order and hands off through its own byte. Work other threads scheduled
+/// (here the injector) is looked at every [`ABSORB_EVERY`] picks, as before; its company only
+/// every [`ALONE_LOOK_EVERY`], unless waking pays again (long turns seen), when the look is
+/// every [`ABSORB_EVERY`] picks again.
 #[test]
-fn a_worker_alone_for_now_looks_at_the_others_every_alone_look_picks() {
-    use super::super::governor::tunables::{ALONE_LOOK_EVERY, MAX_WAKE_BACKLOG};
+fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
+    use super::super::governor::tunables::{ABSORB_EVERY, ALONE_LOOK_EVERY, MAX_WAKE_BACKLOG};
     use super::POOL_IN_ORDER_SHARED;
     use std::time::Duration;
 
     let sched = scheduler(2, Governor::adaptive());
     let w = worker(&sched, 0);
     let log = Arc::new(Mutex::new(Vec::new()));
+    let not_paying = || {
+        while sched.policy.wake.backlog() < MAX_WAKE_BACKLOG {
+            sched.policy.wake.woken_worker_ran(Duration::ZERO, false);
+        }
+    };
     // Worker 1 parks; wake-ups were found not to pay, up to the highest threshold (so
     // that no backlog below wakes anybody).
     sched.sleepers.announce(1);
-    while sched.policy.wake.backlog() < MAX_WAKE_BACKLOG {
-        sched.policy.wake.woken_worker_ran(Duration::ZERO, false);
-    }
+    not_paying();
     w.refresh_alone();
     assert!(w.keeps_fifo(), "alone for now");
     assert_eq!(w.pool_hand_off.get(), POOL_IN_ORDER_SHARED);
@@ -332,32 +336,49 @@ fn a_worker_alone_for_now_looks_at_the_others_every_alone_look_picks() {
     }
     sched.injector.push(task(999, &log));
     let order = run_all(&w, &log);
-    assert_eq!(order.len(), tasks as usize + 1);
-    let at = order.iter().position(|&id| id == 999);
     assert_eq!(
-        at,
-        Some(ALONE_LOOK_EVERY as usize - 1),
-        "the injected task runs at the first look, pick {ALONE_LOOK_EVERY}"
+        order.iter().position(|&id| id == 999),
+        Some(ABSORB_EVERY as usize - 1),
+        "work from outside runs at the first cadence pick"
     );
     let rest: Vec<u32> = order.into_iter().filter(|&id| id != 999).collect();
     assert_eq!(rest, (0..tasks).collect::<Vec<_>>(), "FIFO order");
 
-    // Worker 1 wakes: the next look (not before) publishes the FIFO.
+    // Picks until the worker leaves FIFO order: how many it took, and the count of the
+    // pick that left it.
+    let picks_until_published = || {
+        let mut picked = 0;
+        while w.keeps_fifo() {
+            w.next_task().expect("tasks wait").run_turn(&w);
+            picked += 1;
+        }
+        let at = w.picks.get();
+        assert!(!w.queue.is_empty(), "published where worker 1 can steal");
+        run_all(&w, &log);
+        (picked, at)
+    };
+    // Worker 1 wakes: the look that sees it, and publishes the FIFO, comes at the next
+    // multiple of ALONE_LOOK_EVERY picks, not before.
     for id in 0..tasks {
         w.schedule(task(id, &log), Site::Pool);
     }
     sched.sleepers.cancel(1);
-    let mut picked = 0;
-    while w.keeps_fifo() {
-        let t = w.next_task().expect("tasks wait");
-        t.run_turn(&w);
-        picked += 1;
+    let (picked, at) = picks_until_published();
+    assert_eq!(at % ALONE_LOOK_EVERY, 0, "left FIFO order at a look");
+    assert!(picked > ABSORB_EVERY, "not at the next cadence pick");
+
+    // Alone again; then long turns make waking pay (the threshold back to 1): the next
+    // cadence pick looks, and leaves FIFO order.
+    sched.sleepers.announce(1);
+    not_paying();
+    w.refresh_alone();
+    assert!(w.keeps_fifo());
+    for id in 0..tasks {
+        w.schedule(task(id, &log), Site::Pool);
     }
-    assert_eq!(
-        (w.picks.get() % ALONE_LOOK_EVERY, picked <= ALONE_LOOK_EVERY),
-        (0, true),
-        "left FIFO order at a look"
-    );
-    assert!(!w.queue.is_empty(), "published where worker 1 can steal");
-    run_all(&w, &log);
+    sched.sleepers.cancel(1);
+    sched.policy.wake.long_turn_seen();
+    let (picked, at) = picks_until_published();
+    assert_eq!(at % ABSORB_EVERY, 0);
+    assert!(picked <= ABSORB_EVERY, "left at the next cadence pick");
 }
