@@ -191,7 +191,8 @@ pub(crate) struct Worker {
     /// The only pool worker under work stealing: nobody can steal, so what would go to
     /// the deque goes to the private FIFO instead (no atomic operations on the way).
     solo: bool,
-    /// A lone worker's copy of its stage's `fifo` flag.
+    /// Whether it keeps FIFO order: a lone worker's copy of its stage's `fifo` flag, or a
+    /// pool worker of several alone for now ([`Worker::refresh_alone`]).
     fifo: Cell<bool>,
     /// Whether the task in the next slot is pinned to this stage (it then spills to the
     /// private FIFO, not the stealable deque).

@@ -5,7 +5,7 @@
 //! Every [`ABSORB_EVERY`] picks the worker also hands the governor its cadence point:
 //! the pace's tick, the labels, whether it is alone ([`super::super::governor`]); a pool
 //! worker of several that is alone for now (FIFO order), only every [`ALONE_LOOK_EVERY`]
-//! picks.
+//! picks while waking does not pay and nothing waits in its inbox or the injector.
 
 use crate::sync::deque::Steal;
 

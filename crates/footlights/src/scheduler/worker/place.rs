@@ -214,8 +214,9 @@ impl Worker {
         }
     }
 
-    /// Whether this is a lone worker told to keep plain FIFO order (as of its last look
-    /// at the stage's flag, every [`ABSORB_EVERY`] picks).
+    /// Whether this worker keeps FIFO order: a lone worker told to (as of its last look at
+    /// the stage's flag, every [`ABSORB_EVERY`] picks), or a pool worker of several alone
+    /// for now (as of its last look at its company, [`Worker::refresh_alone`]).
     #[inline]
     pub(super) fn keeps_fifo(&self) -> bool {
         self.fifo.get()

@@ -38,8 +38,9 @@ impl Worker {
         self.sched.sleepers.cancel(index);
         self.restart_pace();
         if self.paced {
-            // Alone when it parked, perhaps: it looks again now, not at its next look,
-            // which comes only every `ALONE_LOOK_EVERY` picks while it keeps FIFO order.
+            // Its company may have changed while it slept (it may have parked alone, or
+            // wake alone for work from outside): it looks now, not at its next look, which
+            // comes only every `ALONE_LOOK_EVERY` picks while it keeps FIFO order.
             self.refresh_alone();
         }
         rescue

@@ -305,9 +305,9 @@ fn hot_fields_lie_in_the_first_128_bytes() {
 
 /// A pool worker of several that is alone for now (the other parked, waking found not to
 /// pay) keeps FIFO order and hands off through its own byte. Work other threads scheduled
-/// (here the injector) is looked at every [`ABSORB_EVERY`] picks, as before; its company only
-/// every [`ALONE_LOOK_EVERY`], unless waking pays again (long turns seen), when the look is
-/// every [`ABSORB_EVERY`] picks again.
+/// (the injector, its stage's inbox) is looked at every [`ABSORB_EVERY`] picks, as before;
+/// its company only every [`ALONE_LOOK_EVERY`], unless waking pays again (long turns seen),
+/// when the look is every [`ABSORB_EVERY`] picks again.
 #[test]
 fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
     use super::super::governor::tunables::{ABSORB_EVERY, ALONE_LOOK_EVERY, MAX_WAKE_BACKLOG};
@@ -380,5 +380,41 @@ fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
     sched.policy.wake.long_turn_seen();
     let (picked, at) = picks_until_published();
     assert_eq!(at % ABSORB_EVERY, 0);
+    assert_ne!(
+        at % ALONE_LOOK_EVERY,
+        0,
+        "a pick the skip would have passed over"
+    );
     assert!(picked <= ABSORB_EVERY, "left at the next cadence pick");
+
+    // Alone again, with a task another thread pinned to this worker's stage waiting in its
+    // inbox: the look comes at the next cadence pick, and queues it behind the FIFO.
+    sched.sleepers.announce(1);
+    not_paying();
+    w.refresh_alone();
+    assert!(w.keeps_fifo());
+    for id in 0..tasks {
+        w.schedule(task(id, &log), Site::Pool);
+    }
+    w.stage.push(task(777, &log));
+    let next_cadence = ABSORB_EVERY - w.picks.get() % ABSORB_EVERY;
+    assert_ne!(
+        (w.picks.get() + next_cadence) % ALONE_LOOK_EVERY,
+        0,
+        "a pick the skip would pass over"
+    );
+    for _ in 0..next_cadence {
+        assert!(
+            !w.stage.inbox.is_empty(),
+            "not taken in before the cadence pick"
+        );
+        w.next_task().expect("tasks wait").run_turn(&w);
+    }
+    assert!(w.stage.inbox.is_empty(), "taken in at the cadence pick");
+    let order = run_all(&w, &log);
+    assert_eq!(
+        order.last(),
+        Some(&777),
+        "behind what the worker queued itself"
+    );
 }
