@@ -317,23 +317,22 @@ fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
     let sched = scheduler(2, Governor::adaptive());
     let w = worker(&sched, 0);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let not_paying = || {
+    let tasks = 2 * ALONE_LOOK_EVERY;
+    // Worker 1 parks; wake-ups were found not to pay, up to the highest threshold (so
+    // that no backlog below wakes anybody); worker 0 sees it is alone, and queues `tasks`.
+    let alone_with_tasks = || {
+        sched.sleepers.announce(1);
         while sched.policy.wake.backlog() < MAX_WAKE_BACKLOG {
             sched.policy.wake.woken_worker_ran(Duration::ZERO, false);
         }
+        w.refresh_alone();
+        assert!(w.keeps_fifo(), "alone for now");
+        for id in 0..tasks {
+            w.schedule(task(id, &log), Site::Pool);
+        }
     };
-    // Worker 1 parks; wake-ups were found not to pay, up to the highest threshold (so
-    // that no backlog below wakes anybody).
-    sched.sleepers.announce(1);
-    not_paying();
-    w.refresh_alone();
-    assert!(w.keeps_fifo(), "alone for now");
+    alone_with_tasks();
     assert_eq!(w.pool_hand_off.get(), POOL_IN_ORDER_SHARED);
-
-    let tasks = 2 * ALONE_LOOK_EVERY;
-    for id in 0..tasks {
-        w.schedule(task(id, &log), Site::Pool);
-    }
     sched.injector.push(task(999, &log));
     let order = run_all(&w, &log);
     assert_eq!(
@@ -369,13 +368,7 @@ fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
 
     // Alone again; then long turns make waking pay (the threshold back to 1): the next
     // cadence pick looks, and leaves FIFO order.
-    sched.sleepers.announce(1);
-    not_paying();
-    w.refresh_alone();
-    assert!(w.keeps_fifo());
-    for id in 0..tasks {
-        w.schedule(task(id, &log), Site::Pool);
-    }
+    alone_with_tasks();
     sched.sleepers.cancel(1);
     sched.policy.wake.long_turn_seen();
     let (picked, at) = picks_until_published();
@@ -389,13 +382,7 @@ fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
 
     // Alone again, with a task another thread pinned to this worker's stage waiting in its
     // inbox: the look comes at the next cadence pick, and queues it behind the FIFO.
-    sched.sleepers.announce(1);
-    not_paying();
-    w.refresh_alone();
-    assert!(w.keeps_fifo());
-    for id in 0..tasks {
-        w.schedule(task(id, &log), Site::Pool);
-    }
+    alone_with_tasks();
     w.stage.push(task(777, &log));
     let next_cadence = ABSORB_EVERY - w.picks.get() % ABSORB_EVERY;
     assert_ne!(
