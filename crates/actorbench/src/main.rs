@@ -10,7 +10,7 @@ use actorbench::error::exit_status;
 use actorbench::export::Format;
 use actorbench::metric::Metric;
 use actorbench::one_run::OneRunOptions;
-use actorbench::plan::Order;
+use actorbench::plan::{Order, Settle};
 use actorbench::session::{self, RunOptions};
 use actorbench::suite::Profile;
 use actorbench::summary::View;
@@ -306,6 +306,12 @@ struct RunArgs {
     /// Run order.
     #[arg(long, value_enum, default_value_t = Order::Interleaved)]
     order: Order,
+    /// Interleaved order: which measured runs get one more warmup run of their own cell
+    /// first, since the first run after a change can pay for it: the first of a benchmark
+    /// point and core count after another's (group), every one after another cell's (cell,
+    /// up to twice the runs), or none (off). Other orders do not settle.
+    #[arg(long, value_enum, default_value_t = Settle::Group)]
+    settle: Settle,
     /// Seed of the random order (default: from the clock; stored with the session).
     #[arg(long, value_name = "N")]
     shuffle_seed: Option<u64>,
@@ -387,6 +393,7 @@ fn main() -> ExitCode {
             timeout: a.timeout,
             memory_limit: a.memory_limit,
             order: a.order,
+            settle: a.settle,
             budget: a.budget,
             seed: a.shuffle_seed,
             db: cli.db,

@@ -66,6 +66,53 @@ impl Order {
     }
 }
 
+/// What interleaved order runs before a measured run that would follow a run of
+/// something else: one more warmup run of the same cell (stored, marked as a warmup, not
+/// counted), so that the measured run does not pay for the change (see
+/// [`crate::rounds`], "Settling").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Settle {
+    /// Nothing: a measured run may follow any other.
+    Off,
+    /// After a run of another benchmark point or core count: every measured run follows a
+    /// run of its own benchmark point and core count (one more run per benchmark point and
+    /// core count a round).
+    Group,
+    /// After a run of any other cell: every measured run follows a run of its own cell
+    /// (up to twice the runs).
+    Cell,
+}
+
+impl Settle {
+    /// The setting's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Settle::Off => "off",
+            Settle::Group => "group",
+            Settle::Cell => "cell",
+        }
+    }
+
+    /// Whether a measured run of `cell`, in groups of `group` cells, needs a settling run
+    /// when the last run was of `last` (`None`: no run yet, so nothing changed).
+    ///
+    /// ```
+    /// use actorbench::plan::Settle;
+    /// assert!(Settle::Group.needed(Some(0), 2, 2));
+    /// assert!(!Settle::Group.needed(Some(0), 2, 1));
+    /// assert!(Settle::Cell.needed(Some(0), 2, 1));
+    /// assert!(!Settle::Cell.needed(None, 2, 1));
+    /// ```
+    pub fn needed(self, last: Option<usize>, group: usize, cell: usize) -> bool {
+        let group = group.max(1);
+        match (self, last) {
+            (Settle::Off, _) | (_, None) => false,
+            (Settle::Group, Some(last)) => last / group != cell / group,
+            (Settle::Cell, Some(last)) => last != cell,
+        }
+    }
+}
+
 /// The cells for these benchmarks (each with its parameter sets), implementations and
 /// core counts, in round order.
 pub fn cells(

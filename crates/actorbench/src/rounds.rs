@@ -12,12 +12,31 @@
 //!   hung program is not given the whole timeout again and again).
 //!
 //!   With a budget, the budget is *spent* when, at a round boundary after the first
-//!   measured round, the next round (estimated from the last one's time per run times
-//!   the cells still running) would end past it, or, checked before every run, when the
-//!   session's time has passed it. From then on every cell that has had its
-//!   [`Repetitions::floor`] of measured runs (`--min-reps`) is stopped (`budget`), and the
-//!   cells below it keep getting rounds until they reach it: the budget never leaves a
-//!   cell with fewer runs than `compare` needs because another cell was slow.
+//!   measured round, the next round (estimated from the last one's time per cell, its
+//!   settling runs included, times the cells still running) would end past it, or,
+//!   checked before every run, when the session's time has passed it. From then on every
+//!   cell that has had its [`Repetitions::floor`] of measured runs (`--min-reps`) is
+//!   stopped (`budget`), and the cells below it keep getting rounds until they reach it:
+//!   the budget never leaves a cell with fewer runs than `compare` needs because another
+//!   cell was slow.
+//!
+//!   *Settling* (`--settle group`, the default): in each measured round, the first run
+//!   of a benchmark point and core count (a group) after a run of another group is
+//!   preceded by one more warmup run of the same cell, so that every measured run but a
+//!   session's very first follows a run of its own benchmark point and core count.
+//!   `--settle cell` does the same before every measured run that follows a run of
+//!   another cell (at most twice the runs), `--settle off` never. The first run after a
+//!   change pays for it in some benchmarks (skynet and spreading on the 2-CPU virtual
+//!   machines of `docs/` take up to 8 and 2 times as long; the kernel hands them memory
+//!   that the previous, smaller process did not touch), and rotating which
+//!   implementation goes first spreads that cost evenly only over an even number of
+//!   rounds: over an odd number one implementation pays it once more, which is enough
+//!   to move a median from one mode to the other. With settling by group, no measured
+//!   run pays for a change of benchmark. Implementations whose memory use differs still
+//!   pay for following each other: the one that touches more memory runs faster after
+//!   its own run than after the other's (spreading at one thread in FIFO order, 148 ms
+//!   after its own run, about 400 after hand-off order's); settling by cell measures
+//!   every run after its own.
 //! - **grouped**: each cell's warmups and measured runs back to back, until it stops.
 //! - **random**: the seeded shuffle of [`crate::plan::schedule`], fixed counts only.
 
@@ -26,7 +45,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::metric::Metric;
-use crate::plan::{self, Job, Order};
+use crate::plan::{self, Job, Order, Settle};
 use crate::repetitions::{Repetitions, Stop};
 use crate::store::RunRecord;
 
@@ -49,6 +68,9 @@ pub struct Plan {
     pub budget: Option<f64>,
     /// The time adaptive stopping looks at.
     pub metric: Metric,
+    /// Interleaved order: what settles a measured run that follows a run of something
+    /// else (see the module documentation).
+    pub settle: Settle,
 }
 
 /// How the loop ended.
@@ -113,6 +135,8 @@ pub fn run(
             let started = Instant::now();
             let budget = plan.budget.map(Duration::from_secs_f64);
             let mut last_round = Duration::ZERO;
+            // The cell of the last run, for settling.
+            let mut last: Option<usize> = None;
             for r in 0u32.. {
                 let active: Vec<usize> =
                     plan::round(n, plan.group, r, |c| st.out.stops[c].is_none());
@@ -135,6 +159,25 @@ pub fn run(
                     if st.out.stops[cell].is_some() {
                         continue;
                     }
+                    if r >= plan.warmup && plan.settle.needed(last, plan.group, cell) {
+                        // One more warmup of this cell first (settling).
+                        let settling = Job {
+                            cell,
+                            rep: st.warmed[cell],
+                            warmup: true,
+                        };
+                        // Not counted in `ran`: the next round's estimate is the time per
+                        // cell, its settling included.
+                        if !st.step(settling, &mut execute)? {
+                            return Ok(st.out);
+                        }
+                        last = Some(cell);
+                        if st.out.stops[cell].is_some() {
+                            // It timed out.
+                            continue;
+                        }
+                    }
+                    last = Some(cell);
                     if !st.step(st.next_job(cell), &mut execute)? {
                         return Ok(st.out);
                     }
@@ -200,14 +243,39 @@ impl State<'_> {
 
     /// Runs at most how many more runs are left, for progress.
     fn remaining(&self) -> usize {
-        (0..self.plan.cells)
-            .filter(|&c| self.out.stops[c].is_none())
-            .map(|c| {
-                (self.plan.warmup - self.warmed[c].min(self.plan.warmup)
-                    + self.plan.reps.max().saturating_sub(self.out.measured[c]))
-                    as usize
+        let left = |c: usize| self.plan.reps.max().saturating_sub(self.out.measured[c]) as usize;
+        let running = |c: &usize| self.out.stops[*c].is_none();
+        let cells: usize = (0..self.plan.cells)
+            .filter(running)
+            .map(|c| (self.plan.warmup - self.warmed[c].min(self.plan.warmup)) as usize + left(c))
+            .sum();
+        if self.plan.order != Order::Interleaved {
+            return cells;
+        }
+        let group = match self.plan.settle {
+            Settle::Off => return cells,
+            // A settling run before each measured run, at most.
+            Settle::Cell => {
+                return cells
+                    + (0..self.plan.cells)
+                        .filter(running)
+                        .map(left)
+                        .sum::<usize>();
+            }
+            Settle::Group => self.plan.group.max(1),
+        };
+        // A settling run a round for each group, while any of its cells runs.
+        let settling: usize = (0..self.plan.cells)
+            .step_by(group)
+            .map(|g| {
+                (g..(g + group).min(self.plan.cells))
+                    .filter(running)
+                    .map(left)
+                    .max()
+                    .unwrap_or(0)
             })
-            .sum()
+            .sum();
+        cells + settling
     }
 
     /// Runs one job; false when the loop must end (interrupted).
@@ -264,6 +332,7 @@ mod tests {
             seed: 1,
             budget: None,
             metric: Metric::Wall,
+            settle: Settle::Off,
         }
     }
 
@@ -354,6 +423,120 @@ mod tests {
                 [Some(Stop::Reps), Some(Stop::Timeout), Some(Stop::Reps)]
             );
         }
+    }
+
+    #[test]
+    fn settling_puts_a_run_of_its_own_group_before_every_measured_run() {
+        // Two groups (benchmark points) of two implementations each.
+        let settled = Plan {
+            cells: 4,
+            group: 2,
+            settle: Settle::Group,
+            ..plan(Repetitions::Fixed(3), Order::Interleaved)
+        };
+        let mut seen = Vec::new();
+        let out = run(&settled, |job, _, _| {
+            seen.push(job);
+            Ok(Some(RunRecord {
+                status: "ok".into(),
+                wall_s: 1.0,
+                ..Default::default()
+            }))
+        })
+        .unwrap();
+        assert_eq!(out.measured, [3, 3, 3, 3]);
+        // The warmup round, then three rounds of two groups, each with one settling run.
+        assert_eq!(out.done, 4 + 3 * (4 + 2));
+        assert_eq!(seen.iter().filter(|j| j.warmup).count(), 4 + 3 * 2);
+        for (k, job) in seen.iter().enumerate().filter(|(_, j)| !j.warmup) {
+            assert_eq!(
+                seen[k - 1].cell / 2,
+                job.cell / 2,
+                "run {k} follows its own group"
+            );
+        }
+        // The second round (rotated) starts with group 0's settling run of cell 1.
+        let cells: Vec<(usize, bool)> = seen[4..10].iter().map(|j| (j.cell, j.warmup)).collect();
+        assert_eq!(
+            cells,
+            [
+                (1, true),
+                (1, false),
+                (0, false),
+                (3, true),
+                (3, false),
+                (2, false)
+            ]
+        );
+        // Without warmups, a session's very first run follows no other, and is measured.
+        let cold = Plan {
+            warmup: 0,
+            ..settled.clone()
+        };
+        let mut first = None;
+        run(&cold, |job, _, _| {
+            first.get_or_insert(job);
+            Ok(Some(fake(job)))
+        })
+        .unwrap();
+        assert!(!first.unwrap().warmup);
+        // By cell: every measured run follows a run of its own cell.
+        let by_cell = Plan {
+            settle: Settle::Cell,
+            ..settled.clone()
+        };
+        let mut seen = Vec::new();
+        let out = run(&by_cell, |job, _, _| {
+            seen.push(job);
+            Ok(Some(RunRecord {
+                status: "ok".into(),
+                wall_s: 1.0,
+                ..Default::default()
+            }))
+        })
+        .unwrap();
+        assert_eq!(out.measured, [3, 3, 3, 3]);
+        for (k, job) in seen.iter().enumerate().filter(|(_, j)| !j.warmup) {
+            assert_eq!(seen[k - 1].cell, job.cell, "run {k} follows its own cell");
+        }
+        assert_eq!(out.done, 4 + 3 * 4 * 2);
+        // One group: nothing changes between its runs, so nothing settles.
+        let one = Plan {
+            cells: 2,
+            group: 2,
+            settle: Settle::Group,
+            ..plan(Repetitions::Fixed(3), Order::Interleaved)
+        };
+        let out = run(&one, |job, _, _| Ok(Some(fake(job)))).unwrap();
+        assert_eq!(out.done, 2 + 3 * 2);
+    }
+
+    #[test]
+    fn a_settling_run_that_times_out_settles_its_group() {
+        // Round 1 settles group 0 with cell 1 (it goes first), whose runs all time out
+        // from then on: cell 0 then follows a run of its own group and is not settled
+        // again.
+        let settled = Plan {
+            cells: 4,
+            group: 2,
+            settle: Settle::Group,
+            ..plan(Repetitions::Fixed(2), Order::Interleaved)
+        };
+        let mut seen = Vec::new();
+        let out = run(&settled, |job, _, _| {
+            seen.push(job);
+            let hangs = job.cell == 1 && seen.len() > 4;
+            Ok(Some(RunRecord {
+                status: if hangs { "timeout" } else { "ok" }.into(),
+                wall_s: 1.0,
+                ..Default::default()
+            }))
+        })
+        .unwrap();
+        assert_eq!(out.stops[1], Some(Stop::Timeout));
+        assert_eq!(out.measured, [2, 0, 2, 2]);
+        let round1: Vec<(usize, bool)> = seen[4..8].iter().map(|j| (j.cell, j.warmup)).collect();
+        assert_eq!(round1, [(1, true), (0, false), (3, true), (3, false)]);
     }
 
     /// A plan whose runs take `each` (slept), with a budget.

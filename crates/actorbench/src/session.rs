@@ -69,6 +69,9 @@ pub struct RunOptions {
     pub memory_limit: Option<String>,
     /// `--order`.
     pub order: Order,
+    /// `--settle`: what settles a measured run in interleaved order (see
+    /// [`crate::rounds`]).
+    pub settle: crate::plan::Settle,
     /// `--seed` for the random order.
     pub seed: Option<u64>,
     /// `--budget` in seconds as given (0: none): stop at a round boundary when the next
@@ -432,9 +435,15 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let metric = crate::metric::resolve(opts.view.metric, &[]).0;
+    // Only interleaved order settles.
+    let settle = match opts.order {
+        crate::plan::Order::Interleaved => opts.settle,
+        _ => crate::plan::Settle::Off,
+    };
     let mut settings = serde_json::json!({
         "repetitions": reps.to_json(), "warmup": opts.warmup, "timeout_s": opts.timeout,
-        "order": opts.order.name(), "seed": seed, "cores": cores, "sweep": opts.sweep,
+        "order": opts.order.name(), "settle": settle.name(), "seed": seed, "cores": cores,
+        "sweep": opts.sweep,
         "budget_s": budget, "memory_limit_bytes": memory_limit,
         "budget_from": match (opts.budget, budget) {
             (_, None) => "none",
@@ -585,10 +594,20 @@ pub fn run(opts: &RunOptions) -> Result<i32> {
         seed,
         budget,
         metric,
+        settle,
     };
     let timeout = Duration::from_secs_f64(opts.timeout);
     let started = Instant::now();
-    let most = cells.len() * (opts.warmup + reps.max()) as usize;
+    let mut most = cells.len() * (opts.warmup + reps.max()) as usize;
+    if plan.order == crate::plan::Order::Interleaved {
+        // At most a settling run a round for each group (benchmark point and core count),
+        // or for each cell.
+        most += match plan.settle {
+            crate::plan::Settle::Off => 0,
+            crate::plan::Settle::Group => cells.len().div_ceil(plan.group.max(1)),
+            crate::plan::Settle::Cell => cells.len(),
+        } * reps.max() as usize;
+    }
     let bar = progress_bar(most as u64);
     let mut reported = vec![false; cells.len()];
     let mut failed = 0usize;
