@@ -50,8 +50,9 @@
 //!
 //! # Sleeping and waking
 //!
-//! A worker that finds nothing in its own queues *searches* the others, spinning briefly,
-//! then parks ([`park::Sleepers`]); at most half the workers that may be awake search at
+//! A worker that finds nothing in its own queues *searches* the others, spinning briefly
+//! (yielding its CPU instead on a process that may run on one CPU, where the thread that
+//! would hand it work cannot run meanwhile), then parks ([`park::Sleepers`]); at most half the workers that may be awake search at
 //! once, the others look once and park. Whoever makes work visible to other workers (a
 //! push to the injector, a backlog on a worker) wakes one parked worker if there is one
 //! and nobody is searching; a worker's backlog wakes
@@ -200,6 +201,9 @@ pub(crate) struct Scheduler {
     /// The pool workers' stages, by index.
     pub(crate) stages: Box<[Arc<Stage>]>,
     pub(crate) sleepers: Sleepers,
+    /// Whether a searching worker yields its CPU between looks rather than spinning (on
+    /// one CPU: [`worker::search_yields`]).
+    pub(crate) search_yields: bool,
     pub(crate) external: CachePadded<ExternalStats>,
     pub(crate) quiescence: Quiescence,
     pub(crate) dedicated: Dedicated,
@@ -267,6 +271,7 @@ impl Scheduler {
             stealers,
             stages,
             sleepers: Sleepers::new(unparkers, active),
+            search_yields: worker::search_yields(config.cpus),
             external: CachePadded::new(ExternalStats::default()),
             quiescence: Quiescence::default(),
             dedicated: Dedicated::new(config.max_dedicated),

@@ -13,7 +13,7 @@
 //! | [`ABSORB_EVERY`] | 8 | picks | mechanism, [`Fifo`](super::Rule::Fifo) | a worker in FIFO order queues what other threads scheduled at most this many picks late; the same pick looks at a worker's company (alone or not; alone for now, see [`ALONE_LOOK_EVERY`]) and at a flood's verdict |
 //! | [`NURSERY_EVERY_MASK`], [`NURSERY_PICK`] | 3, 2 | picks (a mask) | mechanism | the nursery comes first on one pick in four, pinned work on every other, the deque otherwise, so none of the three starves the others |
 //! | [`PINNED_EVERY_MASK`] | 1 | picks (a mask) | mechanism | see above: pinned work first every other pick |
-//! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (about 1,000 pauses in all: a few microseconds, what a hand-off from a busy worker takes to arrive) before it parks |
+//! | [`SEARCH_ROUNDS`] | 10 | rounds | mechanism | a searcher looks this many times, spinning `2^i` pauses after round `i` (1,023 pauses in all: what a hand-off from a busy worker takes to arrive; about 25 µs on the 2-CPU AMD EPYC machines of `docs/`) before it parks. On a process that may run on one CPU it yields the CPU between looks instead (`worker::search_yields`): there the thread that would hand it work cannot run while it spins, and a spawning main thread and its woken worker took turns some 20 times a run (`docs/scaling.md`, "A search on one CPU") |
 //! | [`SEARCHERS_OF_ACTIVE`] | 2 | divisor | mechanism | at most the workers that may be awake over this (at least one) search at once, as tokio and Go limit searching workers |
 //! | [`ALONE_LOOK_EVERY`] | 64 | picks | [`Fifo`](super::Rule::Fifo) | a pool worker of several that is alone for now (FIFO order) makes the look of every [`ABSORB_EVERY`] picks only one pick in this many while waking does not pay and nothing waits in its inbox or the injector: its company changes only when another thread acts, it counts no floods while alone, and it wakes nobody by that look (its FIFO's length does, on every queueing). The look at the nursery's oldest spawn comes this often too. A divisor of [`PACE_EVERY`] and a multiple of [`ABSORB_EVERY`] (checked when the crate compiles). With the look every 8 picks, its flood count and the general hand-off, two threads of chameneos took 3% longer, the look about 1 point of it (`docs/scaling.md`, "A quiet machine") |
 //! | [`PACE_EVERY`] | 64 | picks | [`Labels`](super::Rule::Labels), held wake-ups, renewal | a tick of a worker's pace; a power of two multiple of [`ABSORB_EVERY`], so it falls on a pick that already looks at the worker's company |
@@ -61,7 +61,7 @@ pub(crate) const NURSERY_PICK: u32 = 2;
 /// A pick whose count masked with this is 0 (and is no nursery pick) looks at pinned work
 /// first.
 pub(crate) const PINNED_EVERY_MASK: u32 = 1;
-/// Search rounds before parking; round `i` spins `2^i` pauses first.
+/// Search rounds before parking; round `i` spins `2^i` pauses first (or yields, on one CPU).
 pub(crate) const SEARCH_ROUNDS: u32 = 10;
 /// At most the workers that may be awake over this (at least one) search at once.
 pub(crate) const SEARCHERS_OF_ACTIVE: usize = 2;

@@ -97,6 +97,7 @@ mod rescue;
 mod run;
 mod sleep;
 mod steal;
+pub(crate) use steal::search_yields;
 #[cfg(all(test, not(loom)))]
 mod tests;
 

@@ -177,6 +177,8 @@ impl Worker {
 
     /// Looks for work for a short while before parking: a hand-off from a busy worker
     /// usually arrives within microseconds, and parking and waking cost more than that.
+    /// Between looks it spins, or, on a process that may run on one CPU, yields the CPU
+    /// ([`search_yields`]).
     pub(super) fn search(&self) -> Option<Task> {
         for round in 0..SEARCH_ROUNDS {
             if let Some(task) = self.stage.take().or_else(|| self.steal()) {
@@ -185,10 +187,21 @@ impl Worker {
             if self.sched.is_shutdown() {
                 return None;
             }
-            for _ in 0..(1u32 << round) {
-                std::hint::spin_loop();
+            if self.sched.search_yields {
+                std::thread::yield_now();
+            } else {
+                for _ in 0..(1u32 << round) {
+                    std::hint::spin_loop();
+                }
             }
         }
         None
     }
+}
+
+/// Whether a searching worker yields its CPU between looks, rather than spinning, on a
+/// process that may run on `cpus` CPUs: on one CPU the thread that would hand it work
+/// (a thread outside the pool, spawning or sending) cannot run while it spins.
+pub(crate) fn search_yields(cpus: usize) -> bool {
+    cpus == 1
 }

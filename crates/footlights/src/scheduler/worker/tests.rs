@@ -405,3 +405,32 @@ fn a_worker_alone_for_now_looks_at_its_company_every_alone_look_picks() {
         "behind what the worker queued itself"
     );
 }
+
+#[test]
+fn a_searcher_on_one_cpu_yields_between_looks_and_still_finds_work() {
+    let on = |cpus| {
+        Scheduler::new(
+            SchedulerConfig {
+                threads: 2,
+                batch: 100,
+                kind: SchedulerKind::Steal,
+                max_dedicated: 1,
+                cpus,
+                governor: Governor::adaptive(),
+            },
+            None,
+        )
+    };
+    assert!(!on(2).search_yields, "two CPUs: a searcher spins");
+    let sched = on(1);
+    assert!(sched.search_yields, "one CPU: a searcher yields");
+    let (busy, idle) = (worker(&sched, 0), worker(&sched, 1));
+    assert!(idle.search().is_none(), "nothing to find: the search ends");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    for id in 0..3 {
+        busy.schedule(task(id, &log), Site::Pool);
+    }
+    let found = idle.search().expect("the busy worker's deque holds work");
+    found.run_turn(&idle);
+    assert_eq!(*log.lock().unwrap(), [0], "the oldest task, stolen");
+}
