@@ -425,23 +425,33 @@ mod tests {
         }
     }
 
-    #[test]
-    fn settling_puts_a_run_of_its_own_group_before_every_measured_run() {
-        // Two groups (benchmark points) of two implementations each.
-        let settled = Plan {
+    /// Two groups (benchmark points) of two implementations each, `reps` fixed runs,
+    /// settled by `settle`.
+    fn two_groups(reps: u32, settle: Settle) -> Plan {
+        Plan {
             cells: 4,
             group: 2,
-            settle: Settle::Group,
-            ..plan(Repetitions::Fixed(3), Order::Interleaved)
-        };
+            settle,
+            ..plan(Repetitions::Fixed(reps), Order::Interleaved)
+        }
+    }
+
+    /// A run that ended as `status`, of one second.
+    fn ended(status: &str) -> RunRecord {
+        RunRecord {
+            status: status.into(),
+            wall_s: 1.0,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn settling_puts_a_run_of_its_own_group_before_every_measured_run() {
+        let settled = two_groups(3, Settle::Group);
         let mut seen = Vec::new();
         let out = run(&settled, |job, _, _| {
             seen.push(job);
-            Ok(Some(RunRecord {
-                status: "ok".into(),
-                wall_s: 1.0,
-                ..Default::default()
-            }))
+            Ok(Some(ended("ok")))
         })
         .unwrap();
         assert_eq!(out.measured, [3, 3, 3, 3]);
@@ -481,18 +491,11 @@ mod tests {
         .unwrap();
         assert!(!first.unwrap().warmup);
         // By cell: every measured run follows a run of its own cell.
-        let by_cell = Plan {
-            settle: Settle::Cell,
-            ..settled.clone()
-        };
+        let by_cell = two_groups(3, Settle::Cell);
         let mut seen = Vec::new();
         let out = run(&by_cell, |job, _, _| {
             seen.push(job);
-            Ok(Some(RunRecord {
-                status: "ok".into(),
-                wall_s: 1.0,
-                ..Default::default()
-            }))
+            Ok(Some(ended("ok")))
         })
         .unwrap();
         assert_eq!(out.measured, [3, 3, 3, 3]);
@@ -516,21 +519,12 @@ mod tests {
         // Round 1 settles group 0 with cell 1 (it goes first), whose runs all time out
         // from then on: cell 0 then follows a run of its own group and is not settled
         // again.
-        let settled = Plan {
-            cells: 4,
-            group: 2,
-            settle: Settle::Group,
-            ..plan(Repetitions::Fixed(2), Order::Interleaved)
-        };
+        let settled = two_groups(2, Settle::Group);
         let mut seen = Vec::new();
         let out = run(&settled, |job, _, _| {
             seen.push(job);
             let hangs = job.cell == 1 && seen.len() > 4;
-            Ok(Some(RunRecord {
-                status: if hangs { "timeout" } else { "ok" }.into(),
-                wall_s: 1.0,
-                ..Default::default()
-            }))
+            Ok(Some(ended(if hangs { "timeout" } else { "ok" })))
         })
         .unwrap();
         assert_eq!(out.stops[1], Some(Stop::Timeout));
