@@ -79,6 +79,11 @@ pub(crate) struct WorkerStats {
     pub(crate) parked_ns: AtomicU64,
     /// Nanoseconds spent unparking other threads (part of the running time).
     pub(crate) waking_ns: AtomicU64,
+    /// Turns that kept what they woke (a flood within one turn; see
+    /// [`crate::scheduler::governor::flood`]).
+    pub(crate) keeps: AtomicU64,
+    /// Give-backs asked for by another worker's keeping turn (also in `yields`).
+    pub(crate) yields_to_keeping: AtomicU64,
 }
 
 impl WorkerStats {
@@ -108,6 +113,8 @@ impl WorkerStats {
             (&self.searching_ns, &other.searching_ns),
             (&self.parked_ns, &other.parked_ns),
             (&self.waking_ns, &other.waking_ns),
+            (&self.keeps, &other.keeps),
+            (&self.yields_to_keeping, &other.yields_to_keeping),
         ];
         for (mine, theirs) in pairs {
             bump_by(mine, theirs.load(Ordering::Acquire));
@@ -170,6 +177,13 @@ pub struct WorkerMetrics {
     pub parked: Duration,
     /// Time spent waking other threads (a part of `running`).
     pub waking: Duration,
+    /// Turns that pushed so many more messages onto actors busy on another worker than
+    /// they handled that, under [`Rule::Keep`](crate::Rule::Keep), they kept what they woke
+    /// on this worker until they ended.
+    pub keeping_turns: u64,
+    /// Times the worker gave its work back to another worker whose keeping turn asked for
+    /// it, and parked (also counted in `yields`).
+    pub yields_to_keeping: u64,
 }
 
 impl WorkerMetrics {
@@ -193,6 +207,8 @@ impl WorkerMetrics {
         self.searching += other.searching;
         self.parked += other.parked;
         self.waking += other.waking;
+        self.keeping_turns += other.keeping_turns;
+        self.yields_to_keeping += other.yields_to_keeping;
     }
 
     /// Hand-offs that crossed between threads: tasks stolen from another worker plus tasks
@@ -307,6 +323,8 @@ impl WorkerStats {
             searching: Duration::from_nanos(get(&self.searching_ns)),
             parked: Duration::from_nanos(get(&self.parked_ns)),
             waking: Duration::from_nanos(get(&self.waking_ns)),
+            keeping_turns: get(&self.keeps),
+            yields_to_keeping: get(&self.yields_to_keeping),
         }
     }
 }
@@ -332,13 +350,13 @@ impl fmt::Display for Metrics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out   back       sent    handled"
+            "worker      turns   running  searching     parked    waking  wakes  searches  failed  yields  steals  stolen  pushed out   back       sent    handled  kept"
         )?;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let mut row = |name: String, w: &WorkerMetrics| {
             writeln!(
                 f,
-                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11} {:>6} {:>10} {:>10}",
+                "{name:<6} {:>10} {:>7.1}ms {:>8.1}ms {:>8.1}ms {:>7.1}ms {:>6} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11} {:>6} {:>10} {:>10} {:>5}",
                 w.turns,
                 ms(w.running),
                 ms(w.searching),
@@ -354,6 +372,7 @@ impl fmt::Display for Metrics {
                 w.stolen_back,
                 w.messages_sent,
                 w.messages_handled,
+                w.keeping_turns,
             )
         };
         for (i, w) in self.workers.iter().enumerate() {

@@ -77,10 +77,12 @@ fn two_cpus() -> bool {
 
 /// The two halves of every test: the rule on (every rule), and that rule alone off.
 fn both(rule: Rule) -> [(Governor, bool); 2] {
-    [
-        (Governor::adaptive(), true),
-        (Governor::adaptive().without(rule), false),
-    ]
+    both_from(Governor::adaptive(), rule)
+}
+
+/// The two halves of a test from `base`: `base`, and `base` with `rule` off.
+fn both_from(base: Governor, rule: Rule) -> [(Governor, bool); 2] {
+    [(base, true), (base.without(rule), false)]
 }
 
 /// `work` rounds of busy arithmetic.
@@ -386,15 +388,18 @@ impl Actor for Flooder {
     }
 }
 
-/// Counts what it receives, and says when it has had all of it.
+/// Counts what it receives, with `work` rounds of arithmetic a message, and says when it
+/// has had all of it.
 struct Sink {
     left: u64,
+    work: u64,
     done: Option<ReplyTo<()>>,
 }
 
 impl Actor for Sink {
     type Msg = u64;
     fn handle(&mut self, _: &mut Context<Self>, _: u64) {
+        black_box(crunch(self.work));
         self.left -= 1;
         if self.left == 0 {
             if let Some(done) = self.done.take() {
@@ -411,6 +416,7 @@ fn flood(governor: Governor, senders: u64, n: u64) -> u64 {
     let (done, finished) = reply::pair();
     let sink = system.spawn(Sink {
         left: senders * n,
+        work: 0,
         done: Some(done),
     });
     let flooders: Vec<_> = (0..senders)
@@ -438,14 +444,16 @@ fn flood(governor: Governor, senders: u64, n: u64) -> u64 {
 /// their work back (a give-back is counted as a yield), so that they run beside it. It
 /// shows in most systems; without the rule, no system gives back (nothing else in this
 /// program does: its actors neither steal each other back nor handle many messages on the
-/// flooding worker).
+/// flooding worker). The keeping turn ([`Rule::Keep`]) is off in both halves: it judges
+/// the same turns by the same measure, at their 256th cross push, and its verdict makes
+/// the receiver's worker give back, which would count here too.
 #[test]
 fn flood_senders_flooding_a_receiver_elsewhere_give_their_work_back() {
     let _alone = alone();
     if !two_cpus() {
         return;
     }
-    for (governor, on) in both(Rule::Flood) {
+    for (governor, on) in both_from(Governor::adaptive().without(Rule::Keep), Rule::Flood) {
         let runs = if on { ATTEMPTS } else { 4 };
         let mut yields = Vec::new();
         for _ in 0..runs {
@@ -464,6 +472,108 @@ fn flood_senders_flooding_a_receiver_elsewhere_give_their_work_back() {
             assert_eq!(total, 0, "{governor}: give-backs per flood: {yields:?}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// One sender's one long turn to many receivers (fjthrput).
+
+/// Sends `n` messages to each of its receivers, round the receivers, in its one turn.
+struct Fanner {
+    to: Vec<Addr<Sink>>,
+    n: u64,
+}
+
+impl Actor for Fanner {
+    type Msg = ();
+    fn handle(&mut self, _: &mut Context<Self>, (): ()) {
+        for i in 0..self.n {
+            for to in &self.to {
+                let _ = to.send(i);
+            }
+        }
+    }
+}
+
+/// One turn of `n` messages to each of `receivers` receivers; every worker's counters.
+fn one_long_turn(governor: Governor, receivers: usize, n: u64) -> Vec<WorkerMetrics> {
+    let system = system(2, governor);
+    let mut done = Vec::new();
+    let to = (0..receivers)
+        .map(|_| {
+            let (tx, rx) = reply::pair();
+            done.push(rx);
+            system.spawn(Sink {
+                left: n,
+                work: 4,
+                done: Some(tx),
+            })
+        })
+        .collect();
+    let fanner = system.spawn(Fanner { to, n });
+    fanner.send(()).unwrap();
+    for rx in done {
+        rx.wait_timeout(PATIENCE)
+            .expect("every receiver had every message")
+            .unwrap();
+    }
+    common::quiet(&system);
+    let m = system.metrics();
+    assert_eq!(m.messages_pending(), 0);
+    m.workers
+}
+
+/// The keeping turn: once the other worker has taken receivers and keeps them busy, the
+/// sender's one long turn pushes onto mailboxes that worker holds; at its 256th such push
+/// it keeps what it wakes, and the other worker gives its work back to it. It
+/// shows in most systems (in the others the other worker never takes receivers while the
+/// turn runs, or gives back before the count); without the rule no turn keeps (and the
+/// flood rule, which needs two flooding turns, cannot act on the sender's one).
+#[test]
+fn keep_a_long_flooding_turn_keeps_its_receivers_and_the_other_worker_gives_back() {
+    let _alone = alone();
+    if !two_cpus() {
+        return;
+    }
+    for (governor, on) in both(Rule::Keep) {
+        let runs = if on { ATTEMPTS } else { 4 };
+        let mut seen = Vec::new();
+        for _ in 0..runs {
+            let workers = one_long_turn(governor, 60, 2_000);
+            seen.push((kept_while_another_gave_back(&workers), workers));
+            if on && seen.iter().any(|(shown, _)| *shown) {
+                break;
+            }
+        }
+        let counts: Vec<Vec<(u64, u64)>> = seen
+            .iter()
+            .map(|(_, w)| {
+                w.iter()
+                    .map(|w| (w.keeping_turns, w.yields_to_keeping))
+                    .collect()
+            })
+            .collect();
+        if on {
+            assert!(
+                seen.iter().any(|(shown, _)| *shown),
+                "{governor}: no turn kept while another worker gave back, in {runs} systems \
+                 (keeping turns and give-backs to one, a worker): {counts:?}"
+            );
+        } else {
+            let kept: u64 = counts.iter().flatten().map(|&(k, _)| k).sum();
+            assert_eq!(kept, 0, "{governor}: turns kept: {counts:?}");
+        }
+    }
+}
+
+/// Whether a worker kept a turn and another gave its work back to it, asked.
+fn kept_while_another_gave_back(workers: &[WorkerMetrics]) -> bool {
+    workers.iter().enumerate().any(|(k, w)| {
+        w.keeping_turns > 0
+            && workers
+                .iter()
+                .enumerate()
+                .any(|(j, other)| j != k && other.yields_to_keeping > 0)
+    })
 }
 
 // ---------------------------------------------------------------------------------------

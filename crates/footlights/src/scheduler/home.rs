@@ -232,6 +232,14 @@ impl Home {
         busy != NOWHERE && busy != stage as u32
     }
 
+    /// The pool stage on which the actor last used up a batch, if any.
+    pub(crate) fn busy_stage(&self) -> Option<usize> {
+        match self.busy_on.load(Ordering::Relaxed) {
+            NOWHERE => None,
+            k => Some(k as usize),
+        }
+    }
+
     /// The pool stage the actor last ran on, if any.
     pub(crate) fn last_stage(&self) -> Option<usize> {
         match self.ran_on.load(Ordering::Relaxed) {

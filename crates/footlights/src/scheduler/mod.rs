@@ -93,7 +93,7 @@
 //!
 //! | file | may import | what it is |
 //! |---|---|---|
-//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace and the labels' switch, the flood rule, the watcher's timing, the cap |
+//! | `governor` | nothing | every adaptive decision and its constants: the rules, the wake threshold, the pace and the labels' switch, the flood rule and the keeping turn, the watcher's timing, the cap |
 //! | `park` | nothing | the parking protocol (loom-checked): the sleepers' list and the counts wakers read |
 //! | `start` | nothing | starting worker threads, lazily beyond the CPUs |
 //! | `waker` | nothing | waking a parked worker: off the list, its thread started, unparked |

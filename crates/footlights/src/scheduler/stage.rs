@@ -46,6 +46,10 @@ pub(crate) struct Stage {
     attention: AtomicU8,
     /// A lone work-stealing worker keeps plain FIFO order (else hand-off order).
     fifo: AtomicBool,
+    /// Another worker's keeping turn asked this one to give its work back to it: that
+    /// worker's pool index plus one, or 0 ([`crate::scheduler::governor::flood`], "Within
+    /// one turn").
+    give_back: AtomicUsize,
     unparker: Unparker,
     /// Dedicated stages only: the actors that live here.
     actors: AtomicUsize,
@@ -61,6 +65,7 @@ impl Stage {
             parked: AtomicBool::new(false),
             attention: AtomicU8::new(0),
             fifo: AtomicBool::new(false),
+            give_back: AtomicUsize::new(0),
             unparker,
             actors: AtomicUsize::new(actors),
         }
@@ -172,5 +177,28 @@ impl Stage {
     /// Chooses the queue order of a lone work-stealing worker (it looks every few picks).
     pub(crate) fn set_fifo(&self, fifo: bool) {
         self.fifo.store(fifo, Ordering::Relaxed);
+    }
+
+    /// Asks this stage's worker to give its work back to pool worker `to`, at its next look
+    /// at its company (a keeping turn of `to` floods the actors this one runs).
+    pub(crate) fn ask_to_give_back(&self, to: usize) {
+        self.give_back.store(to + 1, Ordering::Relaxed);
+    }
+
+    /// Withdraws a request to give back (the keeping turn is over).
+    pub(crate) fn withdraw_give_back(&self) {
+        if self.give_back.load(Ordering::Relaxed) != 0 {
+            self.give_back.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes a request to give back, saying to which pool worker (the worker's look at
+    /// its company: one load while there is none).
+    #[inline]
+    pub(crate) fn take_give_back_request(&self) -> Option<usize> {
+        if self.give_back.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.give_back.swap(0, Ordering::Relaxed).checked_sub(1)
     }
 }

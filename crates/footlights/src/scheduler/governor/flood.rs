@@ -26,6 +26,17 @@
 //! sends one on (as many pushes as messages handled) keeps both workers; so does a turn
 //! that sends a few messages to a busy actor elsewhere.
 //!
+//! **Within one turn** ([`Rule::Keep`](super::Rule::Keep)). A sender that sends everything in
+//! one long turn (fjthrput's: 120,000 messages in its first turn) floods as badly once the
+//! other worker has taken its receivers and keeps them busy, but the turn never ends, so
+//! no later turn's first push ever judges it. So the count is also judged once inside the
+//! turn, at its [`KEEP_PUSHES`]th cross push, by the same measure: if it floods, the verdict
+//! is [`Verdict::Keep`]. The worker then keeps what the rest of the turn wakes in its private
+//! FIFO (nobody can steal it, nobody is woken for it) and asks the worker that runs the
+//! receiver to give its work back; once the turn is over it publishes what it kept as usual
+//! (`docs/experiments/2026-12-01-fjthrput-sender.md`). It costs a compare on the path of a
+//! cross push that does not start a turn's count, and nothing on any other path.
+//!
 //! All of it happens on the path of a cross push, so nothing else pays: a turn is told
 //! from the next by the worker's count of turns, and a turn's messages handled by its
 //! count of messages handled (both its own counters), read at a turn's first cross push;
@@ -37,12 +48,31 @@
 use std::cell::Cell;
 use std::sync::atomic::Ordering;
 
-use super::tunables::{FLOOD_PUSHES, FLOOD_RATIO, FLOOD_TURNS};
+use super::tunables::{FLOOD_PUSHES, FLOOD_RATIO, FLOOD_TURNS, KEEP_PUSHES};
 use crate::metrics::WorkerStats;
+
+/// What a cross push tells its worker to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// Nothing: go on.
+    Nothing,
+    /// The turns before this one flooded, [`FLOOD_TURNS`] in a row: give the work back
+    /// ([`Rule::Flood`](super::Rule::Flood)).
+    GiveBack,
+    /// The running turn floods: keep what it wakes until it ends
+    /// ([`Rule::Keep`](super::Rule::Keep)).
+    Keep,
+}
 
 /// One worker's count of cross pushes in its last turn that made any, and of flooding turns
 /// in a row (only that worker touches it).
 pub(crate) struct Flood {
+    /// Whether flooding turns in a row give the work back ([`Rule::Flood`](super::Rule::Flood)).
+    give_back: bool,
+    /// The cross push of a turn at which the turn itself is judged: [`KEEP_PUSHES`] under
+    /// [`Rule::Keep`](super::Rule::Keep), else never (`u32::MAX`, which the saturating count
+    /// never passes through as a fresh value).
+    keep_at: u32,
     /// The worker's count of turns when the counted turn made its first cross push
     /// (`u64::MAX`: none counted).
     turn: Cell<u64>,
@@ -55,8 +85,12 @@ pub(crate) struct Flood {
 }
 
 impl Flood {
-    pub(crate) fn new() -> Flood {
+    /// A count for a worker whose governor has [`Rule::Flood`](super::Rule::Flood) if
+    /// `give_back`, and [`Rule::Keep`](super::Rule::Keep) if `keep`.
+    pub(crate) fn new(give_back: bool, keep: bool) -> Flood {
         Flood {
+            give_back,
+            keep_at: if keep { KEEP_PUSHES } else { u32::MAX },
             turn: Cell::new(u64::MAX),
             handled: Cell::new(0),
             pushes: Cell::new(0),
@@ -64,16 +98,36 @@ impl Flood {
         }
     }
 
-    /// Counts a cross push of the running turn; `true` if the worker should give its work
-    /// back now (the turns before this one flooded, [`FLOOD_TURNS`] in a row).
+    /// Counts a cross push of the running turn, and says what to do.
     #[inline]
-    pub(crate) fn pushed(&self, stats: &WorkerStats) -> bool {
+    pub(crate) fn pushed(&self, stats: &WorkerStats) -> Verdict {
         let turn = stats.turns.load(Ordering::Relaxed);
         if turn == self.turn.get() {
-            self.pushes.set(self.pushes.get().saturating_add(1));
-            return false;
+            let pushes = self.pushes.get().saturating_add(1);
+            self.pushes.set(pushes);
+            if pushes == self.keep_at {
+                return self.judge_running(stats.handled.load(Ordering::Relaxed));
+            }
+            return Verdict::Nothing;
         }
-        self.next_turn(turn, stats.handled.load(Ordering::Relaxed))
+        if self.next_turn(turn, stats.handled.load(Ordering::Relaxed)) {
+            Verdict::GiveBack
+        } else {
+            Verdict::Nothing
+        }
+    }
+
+    /// The running turn's [`KEEP_PUSHES`]th cross push, with `handled` the worker's count of
+    /// messages handled: whether the turn floods so far.
+    #[cold]
+    #[inline(never)]
+    fn judge_running(&self, handled: u64) -> Verdict {
+        let since = handled.saturating_sub(self.handled.get());
+        if floods(self.pushes.get(), since) {
+            Verdict::Keep
+        } else {
+            Verdict::Nothing
+        }
     }
 
     /// The first cross push of turn `turn` (the worker's count of turns), with `handled`
@@ -93,7 +147,7 @@ impl Flood {
         } else {
             0
         };
-        if row >= FLOOD_TURNS {
+        if row >= FLOOD_TURNS && self.give_back {
             self.row.set(0);
             true
         } else {
@@ -135,19 +189,24 @@ mod tests {
     /// A turn of the worker whose counters are `stats`: `pushes` cross pushes, then
     /// `handled` messages handled; whether a push said to give back.
     fn turn(flood: &Flood, stats: &WorkerStats, pushes: u32, handled: u64) -> bool {
+        verdicts(flood, stats, pushes, handled).contains(&Verdict::GiveBack)
+    }
+
+    /// As [`turn`]: the verdicts other than [`Verdict::Nothing`], in order.
+    fn verdicts(flood: &Flood, stats: &WorkerStats, pushes: u32, handled: u64) -> Vec<Verdict> {
         crate::metrics::bump(&stats.turns);
-        let mut give_back = false;
-        for _ in 0..pushes {
-            give_back |= flood.pushed(stats);
-        }
+        let verdicts = (0..pushes)
+            .map(|_| flood.pushed(stats))
+            .filter(|&v| v != Verdict::Nothing)
+            .collect();
         crate::metrics::bump_by(&stats.handled, handled);
-        give_back
+        verdicts
     }
 
     #[test]
     fn two_flooding_turns_in_a_row_give_back() {
         let stats = WorkerStats::default();
-        let flood = Flood::new();
+        let flood = Flood::new(true, false);
         assert!(!turn(&flood, &stats, 1000, 0), "the first flooding turn");
         assert!(
             !turn(&flood, &stats, 1000, 1000),
@@ -165,5 +224,55 @@ mod tests {
         flood.reset();
         assert!(!turn(&flood, &stats, 1000, 0), "a park forgets");
         assert!(!turn(&flood, &stats, 1000, 0));
+    }
+
+    #[test]
+    fn without_the_flood_rule_no_row_gives_back() {
+        let stats = WorkerStats::default();
+        let flood = Flood::new(false, false);
+        for _ in 0..4 {
+            assert!(verdicts(&flood, &stats, 1000, 0).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_flooding_turn_keeps_at_its_keep_pushes_th_cross_push_once() {
+        let stats = WorkerStats::default();
+        let flood = Flood::new(false, true);
+        // One long turn of sends only: judged once, at the count, not at every push after.
+        assert_eq!(verdicts(&flood, &stats, 10_000, 0), [Verdict::Keep]);
+        // Fewer than the count: never judged within the turn.
+        assert!(verdicts(&flood, &stats, KEEP_PUSHES - 1, 0).is_empty());
+        // A turn that handles a message for every push (a pipeline's stage) does not flood.
+        // Its handling comes before its pushes here, counted from its first cross push:
+        let pipeline = |flood: &Flood| {
+            crate::metrics::bump(&stats.turns);
+            let mut out = vec![flood.pushed(&stats)];
+            crate::metrics::bump_by(&stats.handled, 1000);
+            out.extend((1..1000).map(|_| flood.pushed(&stats)));
+            out.retain(|&v| v != Verdict::Nothing);
+            out
+        };
+        assert!(pipeline(&flood).is_empty());
+        // A fan-out of one message into many floods.
+        crate::metrics::bump(&stats.turns);
+        assert_eq!(flood.pushed(&stats), Verdict::Nothing);
+        crate::metrics::bump(&stats.handled);
+        let rest: Vec<_> = (1..1000).map(|_| flood.pushed(&stats)).collect();
+        assert_eq!(rest.iter().filter(|&&v| v == Verdict::Keep).count(), 1);
+    }
+
+    #[test]
+    fn both_rules_judge_apart() {
+        let stats = WorkerStats::default();
+        let flood = Flood::new(true, true);
+        assert_eq!(verdicts(&flood, &stats, 1000, 0), [Verdict::Keep]);
+        assert_eq!(verdicts(&flood, &stats, 1000, 0), [Verdict::Keep]);
+        // The third turn's first push gives back (the two before flooded), and the turn
+        // is judged within itself as well.
+        assert_eq!(
+            verdicts(&flood, &stats, 1000, 0),
+            [Verdict::GiveBack, Verdict::Keep]
+        );
     }
 }

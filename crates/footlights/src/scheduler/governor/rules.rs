@@ -34,6 +34,12 @@ pub enum Rule {
     /// running on another worker than they handle gives its work back. Off, nobody
     /// counts cross pushes.
     Flood,
+    /// The keeping turn: a turn that pushes far more messages onto actors running on
+    /// another worker than it handles (a flood within one long turn, which the flood rule,
+    /// judging whole turns, cannot reach) keeps what it wakes on its own worker until it
+    /// ends, and asks the worker that runs those actors to give its work back. Off, such a
+    /// turn goes on pushing across.
+    Keep,
     /// The watcher: one parked worker looks at the others every millisecond to every few
     /// milliseconds while any is awake (less often while it sees no long turns), and
     /// steals work that waits behind a long turn; long turns also bring the wake threshold
@@ -56,10 +62,11 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order names and sets print them.
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
         Rule::Wake,
         Rule::Labels,
         Rule::Flood,
+        Rule::Keep,
         Rule::Watcher,
         Rule::Nursery,
         Rule::Fifo,
@@ -67,7 +74,7 @@ impl Rule {
     ];
 
     /// The rule's name, as [`FOOTLIGHTS_GOVERNOR`](crate::config::GOVERNOR_ENV) spells it:
-    /// `wake`, `labels`, `flood`, `watcher`, `nursery`, `fifo`, `cap`.
+    /// `wake`, `labels`, `flood`, `keep`, `watcher`, `nursery`, `fifo`, `cap`.
     ///
     /// ```
     /// assert_eq!(footlights::Rule::Labels.name(), "labels");
@@ -77,6 +84,7 @@ impl Rule {
             Rule::Wake => "wake",
             Rule::Labels => "labels",
             Rule::Flood => "flood",
+            Rule::Keep => "keep",
             Rule::Watcher => "watcher",
             Rule::Nursery => "nursery",
             Rule::Fifo => "fifo",

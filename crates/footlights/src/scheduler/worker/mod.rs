@@ -72,6 +72,13 @@
 //! worker is awake again, or when it gives its work back ([`crate::scheduler::park`], "Giving back"). So a chatty
 //! group whose second worker sleeps runs as it would on one worker.
 //!
+//! A turn that floods actors busy on another worker *keeps* the same way, whoever is awake
+//! ([`Rule::Keep`], [`crate::scheduler::governor::flood`], "Within one turn"): from the
+//! verdict to the turn's end, what it wakes goes to the private FIFO, where nobody steals it
+//! and nobody is woken for it, and the receiver's worker is asked (through its stage) to
+//! give its work back to this one's inbox; the first look at its company after the turn
+//! publishes the FIFO as a growing FIFO would have.
+//!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
 //! retire when no actor lives on it any more ([`super::dedicated`]).
 //!
@@ -233,7 +240,7 @@ pub(crate) struct Worker {
     running_label: Cell<u64>,
     /// This worker's pool index if it counts cross pushes
     /// ([`crate::scheduler::governor::flood`]): one test on the paths that count (it is
-    /// `paced` and the governor has [`Rule::Flood`]).
+    /// `paced` and the governor has [`Rule::Flood`] or [`Rule::Keep`]).
     flood_stage: Option<usize>,
     queue: crossbeam_deque::Worker<Task>,
     /// Actors this pool worker spawned that have not run yet, newest on top (see the
@@ -250,6 +257,12 @@ pub(crate) struct Worker {
     pace: Pace,
     /// This worker's cross pushes ([`crate::scheduler::governor::flood`]).
     flood: Flood,
+    /// The pool stage a keeping turn of this worker asked to give its work back, while the
+    /// turn runs ([`Rule::Keep`]; `Worker::keep_turn`).
+    keeping: Cell<Option<usize>>,
+    /// The pool worker whose keeping turn asked this one to give its work back to it, until
+    /// it does (`Worker::give_back`).
+    give_back_to: Cell<Option<usize>>,
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
     /// On an observed worker, the stage's turn count at the start of the innermost
@@ -363,8 +376,12 @@ impl Worker {
             fifo_rule,
             pace: Pace::new(),
             give_back_due: Cell::new(false),
-            flood: Flood::new(),
-            flood_stage: pool_index.filter(|_| steal_pool && !solo && rules.has(Rule::Flood)),
+            flood: Flood::new(rules.has(Rule::Flood), rules.has(Rule::Keep)),
+            keeping: Cell::new(None),
+            give_back_to: Cell::new(None),
+            flood_stage: pool_index.filter(|_| {
+                steal_pool && !solo && (rules.has(Rule::Flood) || rules.has(Rule::Keep))
+            }),
             grouping: Cell::new(false),
             running_label: Cell::new(0),
             noted: Cell::new(sampler_enabled),

@@ -62,6 +62,10 @@ impl Worker {
             if self.solo {
                 self.refresh_order();
             } else if self.paced {
+                if self.keeping.get().is_some() {
+                    // The first look after a keeping turn (see `keep_turn`).
+                    self.end_keeping();
+                }
                 if self.keeps_fifo()
                     && picks % ALONE_LOOK_EVERY != 0
                     && self.sched.policy.wake.backlog() > 1
@@ -81,7 +85,13 @@ impl Worker {
                     return self.take_in_order();
                 }
                 if self.give_back_due.get() {
-                    // A cross flood said so (see `super::flood`): the loop gives back.
+                    // A cross flood said so (see `governor::flood`): the loop gives back.
+                    return None;
+                }
+                if let Some(to) = self.stage.take_give_back_request() {
+                    // Another worker's keeping turn asked: the loop gives back to it.
+                    self.give_back_to.set(Some(to));
+                    self.give_back_due.set(true);
                     return None;
                 }
                 if picks % PACE_EVERY == 0 {

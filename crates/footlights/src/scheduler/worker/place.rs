@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use super::super::governor::flood::Verdict;
 use super::super::governor::tunables::ABSORB_EVERY;
 #[cfg(doc)]
 use super::super::governor::tunables::ALONE_LOOK_EVERY;
@@ -165,7 +166,7 @@ impl Worker {
     pub(super) fn queue_privately(&self, task: Task) {
         let mut local = self.local.borrow_mut();
         local.push_back(task);
-        if self.paced && self.sched.policy.wake.wakes(local.len()) {
+        if self.paced && self.sched.policy.wake.wakes(local.len()) && self.keeping.get().is_none() {
             drop(local);
             self.publish();
             self.waking(|| self.sched.notify_one(Some(self.stats())));
@@ -366,12 +367,65 @@ impl Worker {
             // next look (at most `ALONE_LOOK_EVERY` picks), and counting resumes then.
             return;
         }
-        if home.busy_elsewhere(k) && self.flood.pushed(self.stats()) {
-            // Seen by the next pick: the count of picks is moved on so that it looks at its
-            // company (a pick in [`ABSORB_EVERY`]), which sends the loop to give the work
-            // back, and no other pick has to test for it.
-            self.give_back_due.set(true);
-            self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));
+        if home.busy_elsewhere(k) {
+            match self.flood.pushed(self.stats()) {
+                Verdict::Nothing => {}
+                Verdict::GiveBack => {
+                    // Seen by the next pick: the count of picks is moved on so that it
+                    // looks at its company (a pick in [`ABSORB_EVERY`]), which sends the
+                    // loop to give the work back, and no other pick has to test for it.
+                    self.give_back_due.set(true);
+                    self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));
+                }
+                Verdict::Keep => self.keep_turn(home),
+            }
+        }
+    }
+
+    /// The running turn floods actors busy on another worker ([`Verdict::Keep`]): until it
+    /// ends, this worker keeps FIFO order, so that what the turn wakes waits in its private
+    /// FIFO, out of reach and waking nobody (`queue_privately`), and it stops counting
+    /// cross pushes (`pushed_queued`); the worker that ran the receiver of this push is
+    /// asked to give its work back, so that the receivers it holds go to the injector and
+    /// stop taking the pushes' cache lines across. The next pick looks at its company
+    /// (the count of picks is moved on), where `end_keeping` publishes what was kept.
+    #[cold]
+    #[inline(never)]
+    fn keep_turn(&self, home: &Home) {
+        if !self.fifo.get() {
+            self.set_fifo(true);
+        }
+        let asked = home
+            .busy_stage()
+            .filter(|&k| Some(k) != self.pool_index && k < self.sched.stages.len());
+        if let (Some(k), Some(me)) = (asked, self.pool_index) {
+            self.sched.stages[k].ask_to_give_back(me);
+        }
+        self.keeping.set(Some(asked.unwrap_or(usize::MAX)));
+        bump(&self.stats().keeps);
+        self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));
+    }
+
+    /// The keeping turn is over (the first look at its company after it): withdraws the
+    /// request to give back if the other worker has not taken it yet, and goes back to the
+    /// order its company calls for, publishing and waking as a growing FIFO would have.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn end_keeping(&self) {
+        if let Some(k) = self.keeping.take() {
+            if let Some(stage) = self.sched.stages.get(k) {
+                stage.withdraw_give_back();
+            }
+        }
+        self.refresh_alone();
+        if self.fifo.get() {
+            let len = self.local.borrow().len();
+            if self.sched.policy.wake.wakes(len) {
+                self.publish();
+                self.waking(|| self.sched.notify_one(Some(self.stats())));
+            }
+        } else if self.backlog_wakes() {
+            self.waking(|| self.sched.notify_one(Some(self.stats())));
         }
     }
 }
