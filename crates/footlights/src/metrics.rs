@@ -81,7 +81,7 @@ pub(crate) struct WorkerStats {
     pub(crate) waking_ns: AtomicU64,
     /// Turns that kept what they woke (a flood within one turn; see
     /// [`crate::scheduler::governor::flood`]).
-    pub(crate) keeps: AtomicU64,
+    pub(crate) keeping_turns: AtomicU64,
     /// Give-backs asked for by another worker's keeping turn (also in `yields`).
     pub(crate) yields_to_keeping: AtomicU64,
 }
@@ -113,7 +113,7 @@ impl WorkerStats {
             (&self.searching_ns, &other.searching_ns),
             (&self.parked_ns, &other.parked_ns),
             (&self.waking_ns, &other.waking_ns),
-            (&self.keeps, &other.keeps),
+            (&self.keeping_turns, &other.keeping_turns),
             (&self.yields_to_keeping, &other.yields_to_keeping),
         ];
         for (mine, theirs) in pairs {
@@ -323,7 +323,7 @@ impl WorkerStats {
             searching: Duration::from_nanos(get(&self.searching_ns)),
             parked: Duration::from_nanos(get(&self.parked_ns)),
             waking: Duration::from_nanos(get(&self.waking_ns)),
-            keeping_turns: get(&self.keeps),
+            keeping_turns: get(&self.keeping_turns),
             yields_to_keeping: get(&self.yields_to_keeping),
         }
     }

@@ -529,7 +529,7 @@ fn one_long_turn(governor: Governor, receivers: usize, n: u64) -> Vec<WorkerMetr
 /// turn runs, or gives back before the count); without the rule no turn keeps (and the
 /// flood rule, which needs two flooding turns, cannot act on the sender's one).
 #[test]
-fn keep_a_long_flooding_turn_keeps_its_receivers_and_the_other_worker_gives_back() {
+fn keep_a_long_flooding_turn_has_the_other_worker_give_its_work_back_to_it() {
     let _alone = alone();
     if !two_cpus() {
         return;

@@ -84,7 +84,8 @@
 //! declines ([`super::group`]), and turns that flood an actor running elsewhere
 //! ([`super::governor::flood`]). The worker then *gives its work back*: it hands what it
 //! holds to the injector and parks while other workers' work is in sight, leaving it to
-//! the workers still awake.
+//! the workers still awake. A third sign is another worker's turn that floods the actors
+//! this one runs, and asks for them ([`super::governor::flood`], "Within one turn").
 //!
 //! Parking with work in sight is safe only while somebody else will run that work. A
 //! worker may join the sleepers that way only while at least one other worker is not

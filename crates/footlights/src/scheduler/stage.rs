@@ -16,7 +16,9 @@
 //! watches a long one,
 //! and a sample of one of the next turns, when the stage's turns are too long to be
 //! sampled often by count; one byte, so that the worker tests both at once), and, for a lone
-//! work-stealing worker, which queue order it keeps (see [`super::worker`]).
+//! work-stealing worker, which queue order it keeps (see [`super::worker`]). A fourth, a
+//! request that its worker give its work back for another whose turn keeps
+//! ([`super::governor::flood`], "Within one turn"), is the governor's.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
@@ -46,9 +48,9 @@ pub(crate) struct Stage {
     attention: AtomicU8,
     /// A lone work-stealing worker keeps plain FIFO order (else hand-off order).
     fifo: AtomicBool,
-    /// Another worker's keeping turn asked this one to give its work back to it: that
-    /// worker's pool index plus one, or 0 ([`crate::scheduler::governor::flood`], "Within
-    /// one turn").
+    /// Another worker's keeping turn asked this one to give its work back: the asking
+    /// worker's pool index plus one (so that it withdraws only its own request), or 0
+    /// ([`crate::scheduler::governor::flood`], "Within one turn").
     give_back: AtomicUsize,
     unparker: Unparker,
     /// Dedicated stages only: the actors that live here.
@@ -179,26 +181,28 @@ impl Stage {
         self.fifo.store(fifo, Ordering::Relaxed);
     }
 
-    /// Asks this stage's worker to give its work back to pool worker `to`, at its next look
-    /// at its company (a keeping turn of `to` floods the actors this one runs).
+    /// Asks this stage's worker, for pool worker `to`, to give its work back at its next
+    /// look at its company (a keeping turn of `to` floods the actors this one runs). A
+    /// request already pending, from another keeping turn, stands.
     pub(crate) fn ask_to_give_back(&self, to: usize) {
-        self.give_back.store(to + 1, Ordering::Relaxed);
+        let _ = self
+            .give_back
+            .compare_exchange(0, to + 1, Ordering::Relaxed, Ordering::Relaxed);
     }
 
-    /// Withdraws a request to give back (the keeping turn is over).
-    pub(crate) fn withdraw_give_back(&self) {
-        if self.give_back.load(Ordering::Relaxed) != 0 {
-            self.give_back.store(0, Ordering::Relaxed);
-        }
+    /// Withdraws pool worker `to`'s request to give back, if it is still pending (its
+    /// keeping turn is over); another worker's request stands.
+    pub(crate) fn withdraw_give_back(&self, to: usize) {
+        let _ = self
+            .give_back
+            .compare_exchange(to + 1, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
-    /// Takes a request to give back, saying to which pool worker (the worker's look at
-    /// its company: one load while there is none).
+    /// Takes a request to give back, saying whether there was one (the worker's look at its
+    /// company: one load while there is none).
     #[inline]
-    pub(crate) fn take_give_back_request(&self) -> Option<usize> {
-        if self.give_back.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        self.give_back.swap(0, Ordering::Relaxed).checked_sub(1)
+    pub(crate) fn take_give_back_request(&self) -> bool {
+        self.give_back.load(Ordering::Relaxed) != 0
+            && self.give_back.swap(0, Ordering::Relaxed) != 0
     }
 }

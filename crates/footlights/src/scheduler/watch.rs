@@ -73,7 +73,8 @@
 //! blocks in a turn leaves its private FIFO (long turns that end publish it, above; a turn
 //! that never ends does not). A worker that picks from the injector or its inbox while its
 //! next slot is full spills the slot first, so no *other* actor's hand-off waits there
-//! behind a turn. Blocking actors belong on a dedicated stage
+//! behind a turn. The same holds for what a keeping turn wakes ([`super::worker`], "keep"):
+//! it waits in its worker's private FIFO for that turn to end. Blocking actors belong on a dedicated stage
 //! ([`crate::Placement::Dedicated`]), where they hold no pool worker.
 
 use std::time::Instant;

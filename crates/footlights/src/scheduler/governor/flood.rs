@@ -1,5 +1,6 @@
 //! Whether a worker's turns flood a mailbox that another worker consumes (a *cross
-//! flood*), so that the worker should give its work back.
+//! flood*), so that the worker should give its work back, or its running turn should keep
+//! what it wakes.
 //!
 //! Many senders flooding one receiver (bang) run fastest on one worker: a push is then a
 //! swap of a mailbox head this core already holds. Split over two workers so that the
@@ -30,12 +31,16 @@
 //! one long turn (fjthrput's: 120,000 messages in its first turn) floods as badly once the
 //! other worker has taken its receivers and keeps them busy, but the turn never ends, so
 //! no later turn's first push ever judges it. So the count is also judged once inside the
-//! turn, at its [`KEEP_PUSHES`]th cross push, by the same measure: if it floods, the verdict
-//! is [`Verdict::Keep`]. The worker then keeps what the rest of the turn wakes in its private
+//! turn, by the same measure, at a cross push late enough to decide it: a turn's messages
+//! are counted only when it ends, so the running turn's own cannot be read, but a turn
+//! handles at most a batch of them, and at [`FLOOD_RATIO`] times the batch pushes (or
+//! [`KEEP_PUSHES`], if more) it has made enough for any count it may have handled. If it
+//! floods, the verdict is [`Verdict::Keep`]. The worker then keeps what the rest of the turn wakes in its private
 //! FIFO (nobody can steal it, nobody is woken for it) and asks the worker that runs the
 //! receiver to give its work back; once the turn is over it publishes what it kept as usual
-//! (`docs/experiments/2026-12-01-fjthrput-sender.md`). It costs a compare on the path of a
-//! cross push that does not start a turn's count, and nothing on any other path.
+//! (`docs/experiments/2026-12-01-fjthrput-sender.md`; the worker's side: `worker::keep`).
+//! Its count costs a compare on the path of a cross push that does not start a turn's
+//! count; the worker's side costs a test where it looks at its company.
 //!
 //! All of it happens on the path of a cross push, so nothing else pays: a turn is told
 //! from the next by the worker's count of turns, and a turn's messages handled by its
@@ -69,9 +74,9 @@ pub(crate) enum Verdict {
 pub(crate) struct Flood {
     /// Whether flooding turns in a row give the work back ([`Rule::Flood`](super::Rule::Flood)).
     give_back: bool,
-    /// The cross push of a turn at which the turn itself is judged: [`KEEP_PUSHES`] under
-    /// [`Rule::Keep`](super::Rule::Keep), else never (`u32::MAX`, which the saturating count
-    /// never passes through as a fresh value).
+    /// The cross push of a turn at which the turn itself is judged under
+    /// [`Rule::Keep`](super::Rule::Keep) ([`keep_at`]), else 0: never (a turn's count is at
+    /// least 2 where it is compared).
     keep_at: u32,
     /// The worker's count of turns when the counted turn made its first cross push
     /// (`u64::MAX`: none counted).
@@ -86,11 +91,12 @@ pub(crate) struct Flood {
 
 impl Flood {
     /// A count for a worker whose governor has [`Rule::Flood`](super::Rule::Flood) if
-    /// `give_back`, and [`Rule::Keep`](super::Rule::Keep) if `keep`.
-    pub(crate) fn new(give_back: bool, keep: bool) -> Flood {
+    /// `give_back`, and [`Rule::Keep`](super::Rule::Keep) if `keep`, in a system whose
+    /// turns handle at most `batch` messages each.
+    pub(crate) fn new(give_back: bool, keep: bool, batch: usize) -> Flood {
         Flood {
             give_back,
-            keep_at: if keep { KEEP_PUSHES } else { u32::MAX },
+            keep_at: if keep { keep_at(batch) } else { 0 },
             turn: Cell::new(u64::MAX),
             handled: Cell::new(0),
             pushes: Cell::new(0),
@@ -117,8 +123,10 @@ impl Flood {
         }
     }
 
-    /// The running turn's [`KEEP_PUSHES`]th cross push, with `handled` the worker's count of
-    /// messages handled: whether the turn floods so far.
+    /// The running turn's `keep_at`th cross push, with `handled` the worker's count of
+    /// messages handled: whether the turn floods so far. The count of pushes is already
+    /// enough for the turn's own messages ([`keep_at`]); `handled` has grown since its first
+    /// push only by inline turns it ran, which are counted as they end.
     #[cold]
     #[inline(never)]
     fn judge_running(&self, handled: u64) -> Verdict {
@@ -164,6 +172,20 @@ impl Flood {
     }
 }
 
+/// The cross push at which a running turn is judged, in a system whose turns handle at
+/// most `batch` messages: [`KEEP_PUSHES`], or [`FLOOD_RATIO`] times the batch if that is
+/// more. A turn's messages are counted only when it ends, so while it runs its count of
+/// messages handled cannot be read; at this many pushes it has made at least
+/// [`FLOOD_RATIO`] for each message it can have handled, whatever it handled.
+fn keep_at(batch: usize) -> u32 {
+    let bound = (batch as u64).saturating_mul(FLOOD_RATIO);
+    // Below `u32::MAX`, where the saturating count stays: it passes through this once.
+    let most = u32::MAX - 1;
+    u32::try_from(bound)
+        .map_or(most, |b| b.min(most))
+        .max(KEEP_PUSHES)
+}
+
 /// Whether a turn with `pushes` cross pushes that handled `handled` messages floods.
 fn floods(pushes: u32, handled: u64) -> bool {
     pushes >= FLOOD_PUSHES && u64::from(pushes) >= handled.saturating_mul(FLOOD_RATIO)
@@ -206,7 +228,7 @@ mod tests {
     #[test]
     fn two_flooding_turns_in_a_row_give_back() {
         let stats = WorkerStats::default();
-        let flood = Flood::new(true, false);
+        let flood = Flood::new(true, false, BATCH);
         assert!(!turn(&flood, &stats, 1000, 0), "the first flooding turn");
         assert!(
             !turn(&flood, &stats, 1000, 1000),
@@ -229,43 +251,64 @@ mod tests {
     #[test]
     fn without_the_flood_rule_no_row_gives_back() {
         let stats = WorkerStats::default();
-        let flood = Flood::new(false, false);
+        let flood = Flood::new(false, false, BATCH);
         for _ in 0..4 {
             assert!(verdicts(&flood, &stats, 1000, 0).is_empty());
         }
     }
 
+    /// The batch of the tests' system (the runtime's default).
+    const BATCH: usize = 100;
+
     #[test]
-    fn a_flooding_turn_keeps_at_its_keep_pushes_th_cross_push_once() {
+    fn a_running_turn_is_judged_where_its_pushes_outnumber_any_batch_it_handled() {
+        assert_eq!(
+            keep_at(1),
+            KEEP_PUSHES,
+            "never before the fewest that can flood"
+        );
+        assert_eq!(keep_at(BATCH), 800);
+        assert_eq!(keep_at(usize::MAX), u32::MAX - 1);
+    }
+
+    #[test]
+    fn a_flooding_turn_keeps_once_at_its_keep_at_th_cross_push() {
         let stats = WorkerStats::default();
-        let flood = Flood::new(false, true);
+        let flood = Flood::new(false, true, BATCH);
         // One long turn of sends only: judged once, at the count, not at every push after.
-        assert_eq!(verdicts(&flood, &stats, 10_000, 0), [Verdict::Keep]);
+        crate::metrics::bump(&stats.turns);
+        let at: Vec<usize> = (1..=10_000)
+            .filter(|_| flood.pushed(&stats) == Verdict::Keep)
+            .collect();
+        assert_eq!(at, [keep_at(BATCH) as usize]);
         // Fewer than the count: never judged within the turn.
-        assert!(verdicts(&flood, &stats, KEEP_PUSHES - 1, 0).is_empty());
-        // A turn that handles a message for every push (a pipeline's stage) does not flood.
-        // Its handling comes before its pushes here, counted from its first cross push:
-        let pipeline = |flood: &Flood| {
-            crate::metrics::bump(&stats.turns);
-            let mut out = vec![flood.pushed(&stats)];
-            crate::metrics::bump_by(&stats.handled, 1000);
-            out.extend((1..1000).map(|_| flood.pushed(&stats)));
-            out.retain(|&v| v != Verdict::Nothing);
-            out
-        };
-        assert!(pipeline(&flood).is_empty());
-        // A fan-out of one message into many floods.
+        let short = keep_at(BATCH) - 1;
+        assert!(verdicts(&flood, &stats, short, 0).is_empty());
+        // A turn that handled its batch and sent three messages on for each (counted, as
+        // the runtime counts them, when it ends) is no flood, and is not judged.
+        assert!(verdicts(&flood, &stats, 3 * BATCH as u32, BATCH as u64).is_empty());
+        // Nor one that handled many messages in inline turns before its pushes: those are
+        // counted as they end, and the verdict reads them.
         crate::metrics::bump(&stats.turns);
         assert_eq!(flood.pushed(&stats), Verdict::Nothing);
-        crate::metrics::bump(&stats.handled);
-        let rest: Vec<_> = (1..1000).map(|_| flood.pushed(&stats)).collect();
-        assert_eq!(rest.iter().filter(|&&v| v == Verdict::Keep).count(), 1);
+        crate::metrics::bump_by(&stats.handled, 1_000);
+        assert!((1..2_000).all(|_| flood.pushed(&stats) == Verdict::Nothing));
+    }
+
+    #[test]
+    fn without_the_keep_rule_no_turn_keeps_even_at_a_saturated_count() {
+        let stats = WorkerStats::default();
+        let flood = Flood::new(true, false, BATCH);
+        crate::metrics::bump(&stats.turns);
+        assert_eq!(flood.pushed(&stats), Verdict::Nothing);
+        flood.pushes.set(u32::MAX - 2);
+        assert!((0..4).all(|_| flood.pushed(&stats) == Verdict::Nothing));
     }
 
     #[test]
     fn both_rules_judge_apart() {
         let stats = WorkerStats::default();
-        let flood = Flood::new(true, true);
+        let flood = Flood::new(true, true, BATCH);
         assert_eq!(verdicts(&flood, &stats, 1000, 0), [Verdict::Keep]);
         assert_eq!(verdicts(&flood, &stats, 1000, 0), [Verdict::Keep]);
         // The third turn's first push gives back (the two before flooded), and the turn

@@ -31,14 +31,15 @@ pub enum Rule {
     /// steals always take half a deque.
     Labels,
     /// The flood give-back: a worker whose turns push far more messages onto an actor
-    /// running on another worker than they handle gives its work back. Off, nobody
-    /// counts cross pushes.
+    /// running on another worker than they handle gives its work back. Off, no give-back
+    /// comes of cross pushes (the keeping turn, [`Rule::Keep`], still counts them).
     Flood,
     /// The keeping turn: a turn that pushes far more messages onto actors running on
     /// another worker than it handles (a flood within one long turn, which the flood rule,
     /// judging whole turns, cannot reach) keeps what it wakes on its own worker until it
-    /// ends, and asks the worker that runs those actors to give its work back. Off, such a
-    /// turn goes on pushing across.
+    /// ends, and asks the worker that runs those actors to give its work back (that worker
+    /// parks; what the turn woke waits in its worker's private FIFO for the turn to end).
+    /// Off, such a turn goes on pushing across.
     Keep,
     /// The watcher: one parked worker looks at the others every millisecond to every few
     /// milliseconds while any is awake (less often while it sees no long turns), and

@@ -34,7 +34,7 @@
 //! | [`FLOOD_PUSHES`] | 256 | pushes | [`Flood`](super::Rule::Flood) | a turn with at least this many cross pushes may flood (fewer are a few messages to a busy actor) |
 //! | [`FLOOD_RATIO`] | 8 | pushes a message | the flood rule | and at least this many per message it handled (a pipeline's stage has one) |
 //! | [`FLOOD_TURNS`] | 2 | turns | the flood rule | flooding turns in a row: the first turn after a receiver moved here still names its old worker |
-//! | [`KEEP_PUSHES`] | 256 | pushes | [`Keep`](super::Rule::Keep) | the cross push of a turn at which the turn itself is judged, by [`FLOOD_PUSHES`] and [`FLOOD_RATIO`]: the fewest that can flood, so a sender's one long turn is judged within its first few hundred sends |
+//! | [`KEEP_PUSHES`] | 256 | pushes | [`Keep`](super::Rule::Keep) | the fewest cross pushes at which a running turn is judged, by [`FLOOD_PUSHES`] and [`FLOOD_RATIO`]; it is judged at [`FLOOD_RATIO`] times the batch pushes if that is more (800 at the default batch), since its own messages are counted only when it ends: so a sender's one long turn is judged within its first thousand sends |
 //! | [`WATCH_EVERY`] | 1 | ms | [`Watcher`](super::Rule::Watcher) | the watcher's first period, and its period while it sees long turns: a task behind a long turn then waits about this long |
 //! | [`WATCH_BUSY_MOST`] | 8 | ms | the watcher | its longest period while another worker is awake and no look has seen long turns (it doubles each look from [`WATCH_EVERY`]): work behind a turn that turns long is found within a few periods, some tens of milliseconds, and short turns pay an eighth of the looks |
 //! | [`WATCH_IDLE_MOST`] | 1 | s | the watcher | its longest period while every worker is parked (it doubles each look): an idle runtime wakes one thread about once a second |
@@ -121,8 +121,8 @@ pub(crate) const FLOOD_TURNS: u32 = 2;
 
 // The keeping turn.
 
-/// The cross push of a turn at which the turn itself is judged (at least [`FLOOD_PUSHES`],
-/// so that it can flood).
+/// The fewest cross pushes at which a running turn is judged (at least [`FLOOD_PUSHES`], so
+/// that it can flood; [`FLOOD_RATIO`] times the batch if that is more).
 pub(crate) const KEEP_PUSHES: u32 = 256;
 const _: () = assert!(KEEP_PUSHES >= FLOOD_PUSHES);
 

@@ -76,8 +76,8 @@
 //! ([`Rule::Keep`], [`crate::scheduler::governor::flood`], "Within one turn"): from the
 //! verdict to the turn's end, what it wakes goes to the private FIFO, where nobody steals it
 //! and nobody is woken for it, and the receiver's worker is asked (through its stage) to
-//! give its work back to this one's inbox; the first look at its company after the turn
-//! publishes the FIFO as a growing FIFO would have.
+//! give its work back; the first look at its company after the turn publishes the FIFO as
+//! a growing FIFO would have.
 //!
 //! A dedicated stage runs the same `Worker` with a simpler loop: its inbox, then park, and
 //! retire when no actor lives on it any more ([`super::dedicated`]).
@@ -98,6 +98,7 @@
 //! deeper than [`INLINE_DEPTH`] is scheduled instead, so that cycles and long chains can
 //! neither deadlock nor overflow the stack.
 
+mod keep;
 mod pick;
 mod place;
 mod rescue;
@@ -221,8 +222,9 @@ pub(crate) struct Worker {
     /// Whether the system labels groups ([`crate::scheduler::group`]), as of this worker's
     /// last pace tick.
     grouping: Cell<bool>,
-    /// Set when a cross flood ([`crate::scheduler::governor::flood`]) said to give the work back
-    /// (`next_task` then returns nothing).
+    /// Set when a cross flood ([`crate::scheduler::governor::flood`]) said to give the work
+    /// back, or another worker's keeping turn asked for it ([`keep`]; `next_task` then
+    /// returns nothing).
     give_back_due: Cell<bool>,
     /// Whether what it spawns for the pool goes to its nursery: `paced` and the governor
     /// has [`Rule::Nursery`].
@@ -257,12 +259,10 @@ pub(crate) struct Worker {
     pace: Pace,
     /// This worker's cross pushes ([`crate::scheduler::governor::flood`]).
     flood: Flood,
-    /// The pool stage a keeping turn of this worker asked to give its work back, while the
-    /// turn runs ([`Rule::Keep`]; `Worker::keep_turn`).
-    keeping: Cell<Option<usize>>,
-    /// The pool worker whose keeping turn asked this one to give its work back to it, until
-    /// it does (`Worker::give_back`).
-    give_back_to: Cell<Option<usize>>,
+    /// A keeping turn of this worker under way ([`Rule::Keep`], [`keep`]).
+    keeping: Cell<Option<keep::Keeping>>,
+    /// Whether the give-back due was asked for by another worker's keeping turn ([`keep`]).
+    asked_to_give_back: Cell<bool>,
     /// A group steal declined since this worker last woke: it steals from no deque.
     declined: Cell<bool>,
     /// On an observed worker, the stage's turn count at the start of the innermost
@@ -376,9 +376,9 @@ impl Worker {
             fifo_rule,
             pace: Pace::new(),
             give_back_due: Cell::new(false),
-            flood: Flood::new(rules.has(Rule::Flood), rules.has(Rule::Keep)),
+            flood: Flood::new(rules.has(Rule::Flood), rules.has(Rule::Keep), batch.get()),
             keeping: Cell::new(None),
-            give_back_to: Cell::new(None),
+            asked_to_give_back: Cell::new(false),
             flood_stage: pool_index.filter(|_| {
                 steal_pool && !solo && (rules.has(Rule::Flood) || rules.has(Rule::Keep))
             }),

@@ -62,8 +62,8 @@ impl Worker {
             if self.solo {
                 self.refresh_order();
             } else if self.paced {
-                if self.keeping.get().is_some() {
-                    // The first look after a keeping turn (see `keep_turn`).
+                if self.keeps_fifo() && self.keeping() {
+                    // The first look after a keeping turn (see `super::keep`).
                     self.end_keeping();
                 }
                 if self.keeps_fifo()
@@ -88,9 +88,10 @@ impl Worker {
                     // A cross flood said so (see `governor::flood`): the loop gives back.
                     return None;
                 }
-                if let Some(to) = self.stage.take_give_back_request() {
-                    // Another worker's keeping turn asked: the loop gives back to it.
-                    self.give_back_to.set(Some(to));
+                if self.stage.take_give_back_request() {
+                    // Another worker's keeping turn asked (see `super::keep`): the loop
+                    // gives back.
+                    self.asked_to_give_back.set(true);
                     self.give_back_due.set(true);
                     return None;
                 }

@@ -353,8 +353,9 @@ impl Worker {
 
     /// A send from this worker's turn pushed onto the mailbox of an actor already
     /// scheduled, whose home is `home`: counts a cross push if the actor is busy on
-    /// another worker ([`crate::scheduler::governor::flood`]), unless this worker keeps FIFO
-    /// order (it is alone).
+    /// another worker ([`crate::scheduler::governor::flood`]) and carries out the count's
+    /// verdict (a give-back, or a keeping turn: [`super::keep`]), unless this worker keeps
+    /// FIFO order (it is alone, or its turn keeps already).
     #[inline(always)]
     pub(crate) fn pushed_queued(&self, home: &Home) {
         let Some(k) = self.flood_stage else {
@@ -379,53 +380,6 @@ impl Worker {
                 }
                 Verdict::Keep => self.keep_turn(home),
             }
-        }
-    }
-
-    /// The running turn floods actors busy on another worker ([`Verdict::Keep`]): until it
-    /// ends, this worker keeps FIFO order, so that what the turn wakes waits in its private
-    /// FIFO, out of reach and waking nobody (`queue_privately`), and it stops counting
-    /// cross pushes (`pushed_queued`); the worker that ran the receiver of this push is
-    /// asked to give its work back, so that the receivers it holds go to the injector and
-    /// stop taking the pushes' cache lines across. The next pick looks at its company
-    /// (the count of picks is moved on), where `end_keeping` publishes what was kept.
-    #[cold]
-    #[inline(never)]
-    fn keep_turn(&self, home: &Home) {
-        if !self.fifo.get() {
-            self.set_fifo(true);
-        }
-        let asked = home
-            .busy_stage()
-            .filter(|&k| Some(k) != self.pool_index && k < self.sched.stages.len());
-        if let (Some(k), Some(me)) = (asked, self.pool_index) {
-            self.sched.stages[k].ask_to_give_back(me);
-        }
-        self.keeping.set(Some(asked.unwrap_or(usize::MAX)));
-        bump(&self.stats().keeps);
-        self.picks.set(self.picks.get() | (ABSORB_EVERY - 1));
-    }
-
-    /// The keeping turn is over (the first look at its company after it): withdraws the
-    /// request to give back if the other worker has not taken it yet, and goes back to the
-    /// order its company calls for, publishing and waking as a growing FIFO would have.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn end_keeping(&self) {
-        if let Some(k) = self.keeping.take() {
-            if let Some(stage) = self.sched.stages.get(k) {
-                stage.withdraw_give_back();
-            }
-        }
-        self.refresh_alone();
-        if self.fifo.get() {
-            let len = self.local.borrow().len();
-            if self.sched.policy.wake.wakes(len) {
-                self.publish();
-                self.waking(|| self.sched.notify_one(Some(self.stats())));
-            }
-        } else if self.backlog_wakes() {
-            self.waking(|| self.sched.notify_one(Some(self.stats())));
         }
     }
 }

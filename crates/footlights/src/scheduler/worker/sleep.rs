@@ -96,10 +96,8 @@ impl Worker {
     /// Gives this worker's work back and parks, because a flood or a declined group steal
     /// said that the awake workers together are not faster than one
     /// ([`crate::scheduler::park`], "Giving back"), or because another worker's keeping
-    /// turn asked for its work ([`crate::scheduler::governor::flood`], "Within one turn");
-    /// `true` if it parked. What it holds goes to the injector first, where the workers
-    /// still awake look at least every 61 picks (or, asked by a keeping turn, to that
-    /// worker's inbox, where the watcher's rescue does not take it back across),
+    /// turn asked for its work ([`super::keep`]); `true` if it parked. What it holds goes
+    /// to the injector first, where the workers still awake look at least every 61 picks,
     /// and backlog wake-ups are held until one of them has run an epoch of its pace alone
     /// ([`crate::scheduler::governor::pace`]). It does not park if it holds pinned work (looked at again
     /// after it yields, since another thread may push some meanwhile), or if nobody else
@@ -107,10 +105,7 @@ impl Worker {
     pub(super) fn give_back(&self) -> bool {
         let sched = &self.sched;
         let index = self.pool_index.expect("only pool workers park here");
-        let to = self
-            .give_back_to
-            .take()
-            .filter(|&k| k != index && k < sched.stages.len());
+        let asked = self.asked_to_give_back.replace(false);
         if self.solo {
             return false;
         }
@@ -131,20 +126,11 @@ impl Worker {
         // after the yield then finds it there in its last look. Moved after the yield, a
         // task would be in neither place for that look (popped, not yet pushed), and both
         // workers could sleep on it. If the yield fails, this worker takes it back.
-        // To a keeping worker's inbox the same holds: it looks there before it parks, and
-        // is woken if it parked meanwhile.
-        let back = |task| match to {
-            Some(k) => sched.stages[k].inbox.push(task),
-            None => sched.injector.push(task),
-        };
         while let Some(task) = self.queue.pop() {
-            back(task);
+            sched.injector.push(task);
         }
         while let Some(task) = self.nursery.pop() {
-            back(task);
-        }
-        if let Some(k) = to {
-            sched.notify(k, Some(self.stats()));
+            sched.injector.push(task);
         }
         if !sched.sleepers.announce_yield(index) {
             return false;
@@ -157,7 +143,7 @@ impl Worker {
         }
         sched.policy.wake.hold();
         bump(&self.stats().yields);
-        if to.is_some() {
+        if asked {
             bump(&self.stats().yields_to_keeping);
         }
         self.sleep(index);
